@@ -1,0 +1,11 @@
+"""Settings for the test suite: the environment's, with test-only defaults filled in."""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "test-suite-only-not-a-secret")
+os.environ.setdefault("ALLOWED_HOSTS", "*")
+
+from .settings import *  # noqa: E402,F401,F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast logins in tests
+AXES_ENABLED = os.environ.get("AXES_ENABLED_IN_TESTS", "1") == "1"

@@ -1,0 +1,11 @@
+"""URLs: the admin, the agent API under /api/, the console under /console/, the Jira webhook."""
+
+from django.contrib import admin
+from django.urls import include, path
+from django.views.generic import RedirectView
+
+urlpatterns = [
+    path("", RedirectView.as_view(url="/console/", permanent=False)),
+    path("admin/", admin.site.urls),
+    path("api/", include("stores.api.urls")),
+]

@@ -1,0 +1,36 @@
+"""The one entry point that decides every change, from every door.
+
+The checks run in DESIGN.md's order; the first refusal stops the pipeline, so a writer
+without access learns nothing about the content rules. Adding a check is one module and
+one line in CHECKS.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from . import what_client_detail, what_content, what_instructions, what_secrets, when, where, who
+from .request import ALLOWED, ChangeRequest, Decision
+
+Check = Callable[[ChangeRequest], Decision | None]
+
+CHECKS: tuple[Check, ...] = (
+    who.check_who,
+    where.check_path_syntax,
+    where.check_folders,
+    what_content.check_content,
+    what_secrets.check_secrets,
+    what_instructions.check_instructions,
+    what_client_detail.check_client_detail,
+    when.check_deleted_by_person,
+    when.check_stale_base,
+)
+
+
+def decide(request: ChangeRequest) -> Decision:
+    """Run every check in order and return the first refusal, or ALLOWED."""
+    for check in CHECKS:
+        decision = check(request)
+        if decision is not None and not decision.allowed:
+            return decision
+    return ALLOWED

@@ -1,0 +1,108 @@
+"""The values the pipeline works on: who writes, what change they ask for, and the decision."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from .reasons import status_for
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+    from runs.models import Run
+    from stores.models import HostedAgent, Memory, Store
+
+Operation = Literal["create", "update", "delete", "restore", "redact", "set_aside_use", "set_aside_dismiss"]
+Door = Literal["api", "sync", "console", "admin", "import", "task"]
+
+
+@dataclass(frozen=True)
+class Writer:
+    """Who asks for a change: an agent (with its own token or a run's), or a person."""
+
+    agent: HostedAgent | None = None
+    user: AbstractBaseUser | None = None
+    run: Run | None = None
+    api_key_id: str = ""
+    door: Door = "api"
+
+    @property
+    def is_agent(self) -> bool:
+        return self.agent is not None
+
+    @property
+    def is_person(self) -> bool:
+        return self.agent is None and self.user is not None
+
+    @property
+    def is_admin(self) -> bool:
+        return bool(self.is_person and self.user.is_active and self.user.is_superuser)
+
+    @property
+    def name(self) -> str:
+        if self.agent is not None:
+            return self.agent.name
+        if self.user is not None:
+            return self.user.get_username()
+        return "console"
+
+    @property
+    def key(self) -> str:
+        """A stable key for de-duplicating what this writer resends."""
+        if self.run is not None:
+            return f"run:{self.run.public_id}"
+        if self.agent is not None:
+            return f"agent:{self.agent.pk}"
+        if self.user is not None:
+            return f"user:{self.user.pk}"
+        return "system"
+
+    @property
+    def actor(self) -> dict[str, Any]:
+        """The actor object of the reference's section 0, with the writer's name beside it."""
+        if self.run is not None:
+            return {"type": "session_actor", "session_id": self.run.public_id, "name": self.name}
+        if self.api_key_id:
+            return {"type": "api_actor", "api_key_id": self.api_key_id, "name": self.name}
+        if self.user is not None:
+            return {"type": "user_actor", "user_id": f"user_{self.user.pk}", "name": self.name}
+        return {"type": "user_actor", "user_id": "user_console", "name": self.name}
+
+
+@dataclass(frozen=True)
+class ChangeRequest:
+    """One change asked of a store. ``current`` is the memory as saved, read under the store's lock."""
+
+    writer: Writer
+    store: Store
+    operation: Operation
+    path: str | None = None  # the path the change brings (create, rename target, restore)
+    old_path: str | None = None  # the path it changes (update, delete)
+    content: str | None = None  # the text the change brings, if any
+    base_sha256: str | None = None
+    current: Memory | None = None
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Allowed, or refused with a stable reason code and a message a person can act on."""
+
+    code: str | None = None
+    message: str = ""
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def allowed(self) -> bool:
+        return self.code is None
+
+    @property
+    def status(self) -> int:
+        return status_for(self.code) if self.code else 200
+
+
+ALLOWED = Decision()
+
+
+def refuse(code: str, message: str, **details: Any) -> Decision:
+    return Decision(code=str(code), message=message, details=details)
