@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models.signals import post_migrate, post_save
+from django.db.models.signals import m2m_changed, post_migrate, post_save
 from django.dispatch import receiver
 from simple_history.signals import pre_create_historical_record
 
@@ -75,3 +75,18 @@ def toolset_store(sender, instance: Toolset, created: bool, raw: bool = False, *
                 "description": f"Lessons true for every client on {instance.name}. Read-only to agents.",
             },
         )
+
+
+@receiver(m2m_changed, sender=JiraProject.escalation_contacts.through)
+def contacts_changed(sender, instance, action: str, reverse: bool, pk_set=None, **kwargs) -> None:
+    """Naming or removing a contact, from any door, grants or withdraws at once."""
+    if action not in ("post_add", "post_remove", "post_clear"):
+        return
+    from .services.grants import escalation_contacts_sync
+
+    if reverse:
+        projects = JiraProject.objects.filter(pk__in=pk_set) if pk_set else JiraProject.objects.all()
+        for project in projects:
+            escalation_contacts_sync(project)
+    else:
+        escalation_contacts_sync(instance)

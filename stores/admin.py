@@ -1,0 +1,136 @@
+"""The Django admin for the stores app. Memories, versions, set-asides and refusals are read-only:
+an edit or a history revert there would skip the console's checks."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from simple_history.admin import SimpleHistoryAdmin
+
+from .models import (
+    ApiToken,
+    Client,
+    HostedAgent,
+    JiraProject,
+    Memory,
+    Pod,
+    Refusal,
+    SetAside,
+    StandingDecision,
+    Store,
+    Toolset,
+)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Client)
+class ClientAdmin(SimpleHistoryAdmin):
+    list_display = ("name", "retention_days", "one_client_at_a_time")
+    search_fields = ("name",)
+    fieldsets = (
+        (None, {"fields": ("name", "aliases", "one_client_at_a_time")}),
+        ("Client detail kept out of agent stores", {"fields": ("repositories", "datasets", "tables", "distinctive_tables")}),
+        (
+            "Run records",
+            {
+                "fields": ("retention_days",),
+                "description": "Run records are kept for the default retention (RUN_RECORD_RETENTION_DAYS) "
+                "or for these days when fewer. A longer value here never extends the default.",
+            },
+        ),
+    )
+
+
+@admin.register(Toolset)
+class ToolsetAdmin(admin.ModelAdmin):
+    list_display = ("name", "created_at")
+
+
+class StandingDecisionInline(admin.StackedInline):
+    model = StandingDecision
+    extra = 0
+    fields = ("title", "text")
+
+
+@admin.register(JiraProject)
+class JiraProjectAdmin(admin.ModelAdmin):
+    list_display = ("key", "client", "engagement_closed_on")
+    search_fields = ("key",)
+    filter_horizontal = ("toolsets", "escalation_contacts")
+    inlines = [StandingDecisionInline]
+
+
+@admin.register(HostedAgent)
+class HostedAgentAdmin(admin.ModelAdmin):
+    list_display = ("name", "jira_account_id", "active")
+    list_filter = ("active",)
+    search_fields = ("name",)
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """Tokens are issued by operators' commands (shown once); here they can be disabled or expired."""
+
+    list_display = ("key_id", "agent", "user", "enabled", "expires_at", "created_at", "last_used_at")
+    list_filter = ("enabled",)
+    readonly_fields = ("key_id", "agent", "user", "created_at", "last_used_at")
+    fields = ("key_id", "agent", "user", "enabled", "expires_at", "created_at", "last_used_at")
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Pod)
+class PodAdmin(admin.ModelAdmin):
+    list_display = ("name",)
+    filter_horizontal = ("agents", "projects")
+
+
+@admin.register(Store)
+class StoreAdmin(admin.ModelAdmin):
+    list_display = ("name", "kind", "public_id", "archived_at")
+    list_filter = ("kind",)
+    search_fields = ("name", "public_id")
+    readonly_fields = ("public_id", "kind", "project", "agent", "toolset", "created_at", "updated_at", "archived_at")
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Memory)
+class MemoryAdmin(ReadOnlyAdmin, SimpleHistoryAdmin):
+    list_display = ("path", "store", "updated_at", "deleted_at", "redacted_at")
+    list_filter = ("store__kind", "store")
+    search_fields = ("path", "public_id")
+
+
+@admin.register(Memory.history.model)
+class MemoryVersionAdmin(ReadOnlyAdmin):
+    list_display = ("version_id", "public_id", "operation", "path", "history_date", "run_public_id")
+    list_filter = ("operation",)
+    search_fields = ("version_id", "public_id", "path")
+
+
+@admin.register(SetAside)
+class SetAsideAdmin(ReadOnlyAdmin):
+    list_display = ("public_id", "path", "status", "created_at")
+    list_filter = ("status",)
+
+
+@admin.register(Refusal)
+class RefusalAdmin(ReadOnlyAdmin):
+    list_display = ("code", "path", "writer_key", "door", "times", "created_at")
+    list_filter = ("code", "door")
+    search_fields = ("path",)

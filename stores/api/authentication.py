@@ -1,0 +1,77 @@
+"""API authentication: `Authorization: Bearer <token>` or `x-api-key: <token>`.
+
+An agent's or a person's token writes as an `api_actor`; a run's token writes as the run
+(a `session_actor`) and stops working when the run ends (or once its lesson prompt is answered).
+"""
+
+from __future__ import annotations
+
+from django.utils import timezone
+from rest_framework import authentication, exceptions
+
+from stores.console_checks.request import Writer
+from stores.models import ApiToken, hash_token
+from stores.services.tokens import RUN_TOKEN_PREFIX
+
+
+class AgentUser:
+    """What DRF sees as request.user for an agent: authenticated, never staff."""
+
+    is_authenticated = True
+    is_anonymous = False
+    is_staff = False
+    is_superuser = False
+    is_active = True
+
+    def __init__(self, name: str) -> None:
+        self.username = name
+
+    def get_username(self) -> str:
+        return self.username
+
+
+def token_from_request(request) -> str | None:
+    header = request.META.get("HTTP_AUTHORIZATION", "")
+    if header:
+        scheme, _, value = header.partition(" ")
+        if scheme.lower() == "bearer" and value.strip():
+            return value.strip()
+    api_key = request.META.get("HTTP_X_API_KEY", "").strip()
+    return api_key or None
+
+
+def writer_for_token(token: str, door: str = "api") -> Writer | None:
+    """The writer a token stands for, or None when it is unknown, disabled, expired or ended."""
+    digest = hash_token(token)
+    if token.startswith(RUN_TOKEN_PREFIX):
+        from runs.selectors import run_for_token_hash
+
+        run = run_for_token_hash(digest)
+        if run is None or not run.agent.active:
+            return None
+        return Writer(agent=run.agent, run=run, door=door)  # type: ignore[arg-type]
+    row = ApiToken.objects.select_related("agent", "user").filter(token_hash=digest, enabled=True).first()
+    if row is None or (row.expires_at is not None and row.expires_at <= timezone.now()):
+        return None
+    if row.agent_id is not None:
+        return Writer(agent=row.agent, api_key_id=row.key_id, door=door)  # type: ignore[arg-type]
+    if not row.user.is_active:
+        return None
+    return Writer(user=row.user, api_key_id=row.key_id, door=door)  # type: ignore[arg-type]
+
+
+class TokenAuthentication(authentication.BaseAuthentication):
+    def authenticate(self, request):
+        token = token_from_request(request)
+        if token is None:
+            return None
+        writer = writer_for_token(token)
+        if writer is None:
+            raise exceptions.AuthenticationFailed(
+                "The API key is not valid: it is unknown, disabled or expired, or its run has ended."
+            )
+        user = writer.user if writer.is_person else AgentUser(writer.name)
+        return user, writer
+
+    def authenticate_header(self, request) -> str:
+        return 'Bearer realm="memory-console"'

@@ -1,0 +1,59 @@
+"""One exception handler: domain errors and DRF's own, in the reference's error envelope."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from rest_framework import exceptions
+from rest_framework.response import Response
+
+from stores.errors import ConsoleError
+from memory_console.request_ids import request_id_for
+
+DRF_STATUS_TYPES = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    405: "invalid_request_error",
+    406: "invalid_request_error",
+    415: "invalid_request_error",
+    429: "rate_limit_error",
+}
+
+
+def error_response(request, status: int, error_type: str, message: str, code: str | None = None,
+                   extra: dict | None = None) -> Response:
+    error = {"type": error_type, "message": message}
+    error.update(extra or {})
+    if code:
+        error["details"] = {"error_code": code}
+    response = Response(
+        {"type": "error", "error": error, "request_id": request_id_for(request)}, status=status
+    )
+    if status == 409:
+        # Every 409 here is deterministic: resending the same request cannot succeed.
+        response["x-should-retry"] = "false"
+    return response
+
+
+def exception_handler(exc, context):
+    request = context.get("request")
+    if isinstance(exc, ConsoleError):
+        return error_response(request, exc.status, exc.error_type, exc.message, exc.code, exc.extra)
+    if isinstance(exc, Http404):
+        return error_response(request, 404, "not_found_error", "Not found.")
+    if isinstance(exc, exceptions.APIException):
+        status = exc.status_code
+        if status == 422:
+            status = 400
+        detail = exc.detail
+        message = detail if isinstance(detail, str) else str(detail)
+        response = error_response(request, status, DRF_STATUS_TYPES.get(status, "api_error"), message)
+        if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
+            response["WWW-Authenticate"] = 'Bearer realm="memory-console"'
+            if isinstance(exc, exceptions.NotAuthenticated):
+                response.data["error"]["message"] = (
+                    "No API key: send it as `Authorization: Bearer <token>` or `x-api-key: <token>`."
+                )
+        return response
+    return None

@@ -1,0 +1,83 @@
+"""Opaque keyset cursors (`page_…`) and the query parameters every list shares."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from datetime import datetime
+from typing import Any
+
+from django.utils.dateparse import parse_datetime
+
+from stores.errors import InvalidRequest
+
+
+def encode_cursor(key: list[Any]) -> str:
+    raw = json.dumps(key, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return "page_" + base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+
+
+def decode_cursor(token: str | None) -> list[Any] | None:
+    if not token:
+        return None
+    if not token.startswith("page_"):
+        raise InvalidRequest("`page` is not a cursor this API gave out; pass the `next_page` value unchanged.")
+    body = token[5:]
+    try:
+        raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+        key = json.loads(raw.decode("utf-8"))
+    except (binascii.Error, ValueError, UnicodeDecodeError) as exc:
+        raise InvalidRequest("`page` is not a readable cursor; pass the `next_page` value unchanged.") from exc
+    if not isinstance(key, list):
+        raise InvalidRequest("`page` is not a readable cursor.")
+    return key
+
+
+def query_limit(params, *, default: int = 20, maximum: int = 100) -> int:
+    raw = params.get("limit")
+    if raw is None or raw == "":
+        return default
+    try:
+        limit = int(raw)
+    except ValueError as exc:
+        raise InvalidRequest(f"`limit` must be a whole number from 1 to {maximum}.") from exc
+    if not 1 <= limit <= maximum:
+        raise InvalidRequest(f"`limit` must be from 1 to {maximum}, not {limit}.")
+    return limit
+
+
+def query_view(params, default: str) -> str:
+    view = params.get("view") or default
+    if view not in ("basic", "full"):
+        raise InvalidRequest("`view` must be `basic` or `full`.")
+    return view
+
+
+def query_bool(params, name: str, default: bool = False) -> bool:
+    raw = params.get(name)
+    if raw is None or raw == "":
+        return default
+    if raw.lower() in ("true", "1"):
+        return True
+    if raw.lower() in ("false", "0"):
+        return False
+    raise InvalidRequest(f"`{name}` must be true or false.")
+
+
+def query_datetime(params, name: str) -> datetime | None:
+    raw = params.get(name)
+    if raw is None or raw == "":
+        return None
+    value = parse_datetime(raw.replace(" ", "+"))
+    if value is None:
+        raise InvalidRequest(f"`{name}` must be an RFC 3339 timestamp such as 2026-01-01T00:00:00Z.")
+    if value.tzinfo is None:
+        from datetime import UTC
+
+        value = value.replace(tzinfo=UTC)
+    return value
+
+
+def page(data: list[dict], next_key: list[Any] | None) -> dict[str, Any]:
+    return {"data": data, "next_page": encode_cursor(next_key) if next_key is not None else None}

@@ -1,0 +1,53 @@
+"""Reads scoped to who asks. A store the reader may not see answers like one that does not exist."""
+
+from __future__ import annotations
+
+from django.db.models import Q, QuerySet
+
+from stores.console_checks.request import Writer
+from stores.errors import NotFound
+from stores.models import Memory, Store, StoreKind
+
+
+def stores_for_writer(writer: Writer) -> QuerySet[Store]:
+    """Every store this agent, run or person may read (section 0 of the API reference)."""
+    qs = Store.objects.select_related("project", "agent", "toolset")
+    if writer.is_agent:
+        agent = writer.agent
+        project_ids = set(agent.pods.values_list("projects", flat=True)) - {None}
+        if writer.run is not None:
+            project_ids.add(writer.run.project_id)
+        return qs.filter(
+            Q(agent=agent)
+            | Q(kind=StoreKind.PROJECT, project_id__in=project_ids)
+            | Q(kind__in=[StoreKind.PRACTICE, StoreKind.SHARED])
+            | Q(kind=StoreKind.TOOLSET, toolset__projects__in=project_ids)
+        ).distinct()
+    if writer.is_person:
+        return stores_for_person(writer.user)
+    return qs.none()
+
+
+def stores_for_person(user) -> QuerySet[Store]:
+    """Admins see every store; escalation contacts see their projects' stores."""
+    qs = Store.objects.select_related("project", "agent", "toolset")
+    if not user.is_active:
+        return qs.none()
+    if user.is_superuser:
+        return qs
+    from guardian.shortcuts import get_objects_for_user
+
+    return get_objects_for_user(
+        user, "stores.manage_store_memories", klass=qs, accept_global_perms=False, with_superuser=False
+    )
+
+
+def store_for_writer(writer: Writer, store_id: str) -> Store:
+    store = stores_for_writer(writer).filter(public_id=store_id).first()
+    if store is None:
+        raise NotFound(f"No memory store {store_id}.")
+    return store
+
+
+def live_memories(store: Store) -> QuerySet[Memory]:
+    return Memory.objects.filter(store=store, deleted_at__isnull=True)

@@ -1,0 +1,1 @@
+"""Every change to the console's data goes through a function here."""

@@ -1,0 +1,329 @@
+"""Every change to a memory: create, update (and rename), delete, restore, redact.
+
+Each function locks the store row, asks the console's checks (one pipeline, every door),
+writes one version with its actor, operation and reason, and returns the memory. A refusal
+changes nothing in the store; it is recorded after the rollback and raised to the caller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from stores.console_checks.pipeline import decide
+from stores.console_checks.request import ChangeRequest, Writer
+from stores.errors import InvalidRequest, NotFound, PathConflict, Refused
+from stores.ids import new_version_id
+from stores.models import Memory, Store
+from stores.paths import segments_of
+
+from .content import first_line_of, sha256_hex
+from .refusals import refusal_record, set_aside_record
+
+T = TypeVar("T")
+
+
+def _recording_refusals(fn: Callable[[], T]) -> T:
+    """Run ``fn`` atomically; on a refusal, roll back, then record it (and any set-aside text)."""
+    try:
+        with transaction.atomic():
+            return fn()
+    except Refused as refused:
+        if refused.set_aside is not None:
+            set_aside_record(refused.set_aside)
+        refusal_record(refused)
+        raise
+
+
+def _lock(store: Store) -> Store:
+    return Store.objects.select_for_update().get(pk=store.pk)
+
+
+def _check(req: ChangeRequest, set_aside: dict[str, Any] | None = None) -> None:
+    decision = decide(req)
+    if not decision.allowed:
+        keep = set_aside if decision.code == "stale_base" else None
+        raise Refused(decision, req, set_aside=keep)
+
+
+def _require_writable(store: Store) -> None:
+    if store.archived_at is not None:
+        raise InvalidRequest(
+            f"The store '{store.name}' is archived: its memories can be read and deleted, not created or changed.",
+            code="store_archived",
+        )
+
+
+def _require_content(content: Any, *, field: str = "content") -> None:
+    if not isinstance(content, str):
+        raise InvalidRequest(f"`{field}` must be a string (use \"\" for an empty memory).")
+
+
+def _path_conflict(store: Store, path: str, *, exclude_pk: int | None = None) -> Memory | None:
+    """A live memory at the path, or at an ancestor or descendant of it (a file and a folder can't share a name)."""
+    segments = segments_of(path)
+    ancestors = ["/" + "/".join(segments[:i]) for i in range(1, len(segments))]
+    live = Memory.objects.filter(store=store, deleted_at__isnull=True)
+    if exclude_pk is not None:
+        live = live.exclude(pk=exclude_pk)
+    return live.filter(Q(path=path) | Q(path__in=ancestors) | Q(path__startswith=path + "/")).first()
+
+
+def _raise_conflict(conflict: Memory, path: str) -> None:
+    if conflict.path == path:
+        message = f"A memory already exists at {path}; update it by id instead of creating it again."
+    elif path.startswith(conflict.path + "/"):
+        message = f"{conflict.path} is a memory, so {path} cannot be placed below it."
+    else:
+        message = f"{path} is a folder holding {conflict.path}; a file and a folder cannot share a name."
+    raise PathConflict(
+        message,
+        extra={"conflicting_path": conflict.path, "conflicting_memory_id": conflict.public_id},
+    )
+
+
+def _save_version(memory: Memory, store: Store, writer: Writer, operation: str, reason: str = "") -> None:
+    """Advance the store's change number and save the memory, which writes one version row."""
+    store.change_seq += 1
+    Store.objects.filter(pk=store.pk).update(change_seq=store.change_seq)
+    memory.change_seq = store.change_seq
+    memory.head_version_id = new_version_id()
+    memory._version_meta = {
+        "operation": operation,
+        "actor": writer.actor,
+        "run_public_id": writer.run.public_id if writer.run else "",
+        "api_key_id": writer.api_key_id,
+    }
+    memory._change_reason = reason or None
+    memory._history_user = writer.user if writer.is_person else None
+    memory.save()
+    if writer.run is not None:
+        from runs.services import run_note_write
+
+        run_note_write(writer.run, memory.head_version_id)
+
+
+def _get_live(store: Store, memory_id: str, *, for_update: bool = True) -> Memory:
+    qs = Memory.objects.select_for_update() if for_update else Memory.objects
+    memory = qs.filter(store=store, public_id=memory_id, deleted_at__isnull=True).first()
+    if memory is None:
+        raise NotFound(f"No memory {memory_id} in store {store.public_id}.")
+    return memory
+
+
+def memory_create(*, writer: Writer, store: Store, path: Any, content: Any, reason: str = "") -> Memory:
+    """Create a memory at a new path. Never overwrites: a taken path is a 409 conflict."""
+
+    def work() -> Memory:
+        locked = _lock(store)
+        _require_writable(locked)
+        _require_content(content)
+        if not isinstance(path, str):
+            raise InvalidRequest("`path` must be a string such as /conventions/naming.md.")
+        _check(ChangeRequest(writer=writer, store=locked, operation="create", path=path, content=content))
+        conflict = _path_conflict(locked, path)
+        if conflict is not None:
+            _raise_conflict(conflict, path)
+        limit = settings.MEMORY_STORE_MAX_MEMORIES
+        if Memory.objects.filter(store=locked, deleted_at__isnull=True).count() >= limit:
+            raise InvalidRequest(
+                f"The store '{locked.name}' already holds {limit} memories, its limit. "
+                "Fold related notes together or delete stale ones first.",
+                code="store_full",
+            )
+        now = timezone.now()
+        memory = Memory(
+            store=locked,
+            path=path,
+            content=content,
+            content_sha256=sha256_hex(content),
+            size_bytes=len(content.encode("utf-8")),
+            first_line=first_line_of(content),
+            created_at=now,
+            updated_at=now,
+        )
+        _save_version(memory, locked, writer, "created", reason)
+        return memory
+
+    return _recording_refusals(work)
+
+
+def memory_update(
+    *,
+    writer: Writer,
+    store: Store,
+    memory_id: str,
+    content: Any = None,
+    path: Any = None,
+    base_sha256: str | None = None,
+    reason: str = "",
+    operation: str = "update",
+) -> tuple[Memory, bool]:
+    """Change a memory's content and/or path. Returns the memory and whether a version was written.
+
+    A precondition on an old copy loses to the saved copy (409 stale_base) and its text is kept
+    aside once. A request that matches what is saved already returns 200 and writes nothing,
+    which makes client retries safe.
+    """
+    if content is None and path is None:
+        raise InvalidRequest("Send `content`, `path` or both: an update needs something to change.")
+
+    def work() -> tuple[Memory, bool]:
+        locked = _lock(store)
+        memory = _get_live(locked, memory_id)
+        _require_writable(locked)
+        if content is not None:
+            _require_content(content)
+        if path is not None and not isinstance(path, str):
+            raise InvalidRequest("`path` must be a string such as /conventions/naming.md.")
+        new_path = path if path is not None else None
+        req = ChangeRequest(
+            writer=writer,
+            store=locked,
+            operation=operation,  # type: ignore[arg-type]
+            path=new_path if new_path is not None else memory.path,
+            old_path=memory.path,
+            content=content,
+            base_sha256=base_sha256,
+            current=memory,
+        )
+        set_aside = None
+        if content is not None and base_sha256 is not None:
+            set_aside = {
+                "memory_pk": memory.pk,
+                "path": memory.path,
+                "text": content,
+                "base_sha256": base_sha256,
+                "base_version_id": _version_with_sha(memory, base_sha256),
+                "lost_to_version_id": memory.head_version_id,
+                "writer_key": writer.key,
+                "actor": writer.actor,
+            }
+        _check(req, set_aside)
+        changed_content = content is not None and content != memory.content
+        changed_path = new_path is not None and new_path != memory.path
+        if not changed_content and not changed_path:
+            return memory, False
+        if changed_path:
+            conflict = _path_conflict(locked, new_path, exclude_pk=memory.pk)
+            if conflict is not None:
+                _raise_conflict(conflict, new_path)
+            memory.path = new_path
+        if changed_content:
+            memory.content = content
+            memory.content_sha256 = sha256_hex(content)
+            memory.size_bytes = len(content.encode("utf-8"))
+            memory.first_line = first_line_of(content)
+        memory.updated_at = timezone.now()
+        _save_version(memory, locked, writer, "modified", reason)
+        return memory, True
+
+    return _recording_refusals(work)
+
+
+def _version_with_sha(memory: Memory, sha: str) -> str:
+    version = (
+        memory.history.filter(content_sha256=sha).exclude(operation="deleted").order_by("-history_id").first()
+    )
+    return version.version_id if version else ""
+
+
+def memory_delete(
+    *, writer: Writer, store: Store, memory_id: str, expected_sha256: str | None = None, reason: str = ""
+) -> Memory:
+    """Delete a memory at once. The row stays (for restore within 30 days); the delete is a version."""
+
+    def work() -> Memory:
+        locked = _lock(store)
+        memory = _get_live(locked, memory_id)
+        _check(
+            ChangeRequest(
+                writer=writer,
+                store=locked,
+                operation="delete",
+                old_path=memory.path,
+                base_sha256=expected_sha256,
+                current=memory,
+            )
+        )
+        now = timezone.now()
+        memory.deleted_at = now
+        memory.deleted_by = writer.actor
+        memory.deleted_by_person = writer.is_person
+        memory.delete_reason = reason or ""
+        memory.updated_at = now
+        _save_version(memory, locked, writer, "deleted", reason)
+        return memory
+
+    result = _recording_refusals(work)
+    _after_commit_forget(result)
+    return result
+
+
+def _after_commit_forget(memory: Memory) -> None:
+    """Drop any cached copy of the store's listing so readers stop seeing the memory at once."""
+    from django.core.cache import cache
+
+    transaction.on_commit(lambda: cache.delete(f"store-snapshot:{memory.store_id}"))
+
+
+def deleted_memory(store: Store, memory_id: str) -> Memory:
+    memory = Memory.objects.filter(store=store, public_id=memory_id, deleted_at__isnull=False).first()
+    if memory is None:
+        raise NotFound(f"No deleted memory {memory_id} in store {store.public_id}.")
+    return memory
+
+
+def memory_restore(*, writer: Writer, store: Store, memory_id: str, reason: str = "") -> Memory:
+    """Bring a memory deleted in the last 30 days back, with its id, as a new version.
+
+    Refused, changing nothing, when another memory now holds the path (or an ancestor or
+    descendant of it), when it was redacted, or when the 30 days have passed.
+    """
+
+    def work() -> Memory:
+        locked = _lock(store)
+        memory = Memory.objects.select_for_update().filter(
+            store=locked, public_id=memory_id, deleted_at__isnull=False
+        ).first()
+        if memory is None:
+            raise NotFound(f"No deleted memory {memory_id} in store {locked.public_id}.")
+        if memory.redacted_at is not None:
+            raise InvalidRequest("This memory was redacted: its text is gone and it cannot be restored.",
+                                 code="memory_redacted")
+        window = timezone.now() - timezone.timedelta(days=settings.RECENTLY_DELETED_DAYS)
+        if memory.deleted_at < window:
+            raise InvalidRequest(
+                f"This memory was deleted more than {settings.RECENTLY_DELETED_DAYS} days ago and can no longer be restored.",
+                code="restore_window_passed",
+            )
+        _require_writable(locked)
+        _check(
+            ChangeRequest(
+                writer=writer, store=locked, operation="restore", path=memory.path, content=memory.content,
+            )
+        )
+        conflict = _path_conflict(locked, memory.path, exclude_pk=memory.pk)
+        if conflict is not None:
+            raise PathConflict(
+                f"Restore refused: {conflict.path} ({conflict.public_id}) now exists "
+                f"{'at the same path' if conflict.path == memory.path else 'in the way of ' + memory.path}. "
+                "Delete or rename it first, then restore.",
+                code="path_taken",
+                extra={"conflicting_path": conflict.path, "conflicting_memory_id": conflict.public_id},
+            )
+        now = timezone.now()
+        memory.deleted_at = None
+        memory.deleted_by = None
+        memory.deleted_by_person = False
+        memory.delete_reason = ""
+        memory.updated_at = now
+        _save_version(memory, locked, writer, "created", reason or "restored")
+        return memory
+
+    return _recording_refusals(work)

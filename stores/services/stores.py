@@ -1,0 +1,125 @@
+"""Store changes through the API: console admins only. The four kinds are made by the console itself."""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from stores.console_checks.request import Writer
+from stores.errors import InvalidRequest, PermissionDenied
+from stores.models import Store, StoreKind
+
+RESERVED_METADATA_KEYS = frozenset({"kind", "project_key", "agent", "toolset"})
+MAX_METADATA_PAIRS = 16
+
+
+def _require_admin(writer: Writer) -> None:
+    if not writer.is_admin:
+        raise PermissionDenied(
+            "Only console admins create, change, archive or delete stores.",
+            code="not_a_hosted_agent" if writer.is_person else "read_only_store",
+        )
+
+
+def _clean_name(name: Any) -> str:
+    if not isinstance(name, str) or not 1 <= len(name) <= 255:
+        raise InvalidRequest("`name` must be a string of 1 to 255 characters.")
+    if any(unicodedata.category(ch) == "Cc" for ch in name):
+        raise InvalidRequest("`name` must not hold control characters.")
+    return name
+
+
+def _clean_description(description: Any) -> str:
+    if not isinstance(description, str) or len(description) > 1024:
+        raise InvalidRequest("`description` must be a string of at most 1,024 characters.")
+    return description
+
+
+def _patch_metadata(current: dict[str, str], patch: Any) -> dict[str, str]:
+    if not isinstance(patch, dict):
+        raise InvalidRequest("`metadata` must be an object of string keys and string values.")
+    result = dict(current)
+    for key, value in patch.items():
+        if key in RESERVED_METADATA_KEYS:
+            raise InvalidRequest(
+                f"The metadata key '{key}' is the console's own ({', '.join(sorted(RESERVED_METADATA_KEYS))}); "
+                "it cannot be set or removed."
+            )
+        if not isinstance(key, str) or not 1 <= len(key) <= 64:
+            raise InvalidRequest("Metadata keys must be 1 to 64 characters.")
+        if value is None:
+            result.pop(key, None)
+        elif not isinstance(value, str) or len(value) > 512:
+            raise InvalidRequest(f"The metadata value for '{key}' must be a string of at most 512 characters.")
+        else:
+            result[key] = value
+    if len(result) + 1 > MAX_METADATA_PAIRS:  # the console's `kind` key counts too
+        raise InvalidRequest(f"A store holds at most {MAX_METADATA_PAIRS} metadata pairs, the console's included.")
+    return result
+
+
+def store_create(*, writer: Writer, name: Any, description: Any = "", metadata: Any = None) -> Store:
+    """Create a shared store (read-only to agents)."""
+    _require_admin(writer)
+    store = Store(
+        kind=StoreKind.SHARED,
+        name=_clean_name(name),
+        description=_clean_description(description if description is not None else ""),
+        metadata=_patch_metadata({}, metadata if metadata is not None else {}),
+    )
+    store.save()
+    return store
+
+
+def store_update(*, writer: Writer, store: Store, data: dict[str, Any]) -> Store:
+    """Patch a store's name, description and metadata (a null field means unchanged)."""
+    _require_admin(writer)
+    with transaction.atomic():
+        store = Store.objects.select_for_update().get(pk=store.pk)
+        if store.archived_at is not None:
+            raise InvalidRequest("The store is archived; an archived store cannot be changed.", code="store_archived")
+        changed = False
+        if data.get("name") is not None:
+            name = _clean_name(data["name"])
+            changed |= name != store.name
+            store.name = name
+        if data.get("description") is not None:
+            description = _clean_description(data["description"])
+            changed |= description != store.description
+            store.description = description
+        if data.get("metadata") is not None:
+            metadata = _patch_metadata(store.metadata or {}, data["metadata"])
+            changed |= metadata != store.metadata
+            store.metadata = metadata
+        if changed:
+            store.updated_at = timezone.now()
+            store.save()
+        return store
+
+
+def store_archive(*, writer: Writer, store: Store) -> Store:
+    """Archive a store, once: archiving again returns it unchanged."""
+    _require_admin(writer)
+    with transaction.atomic():
+        store = Store.objects.select_for_update().get(pk=store.pk)
+        if store.archived_at is None:
+            store.archived_at = timezone.now()
+            store.updated_at = store.archived_at
+            store.save(update_fields=["archived_at", "updated_at"])
+        return store
+
+
+def store_delete(*, writer: Writer, store: Store) -> str:
+    """Delete a store with every memory and version, for good. Returns its public id."""
+    _require_admin(writer)
+    if store.kind != StoreKind.SHARED:
+        raise InvalidRequest(
+            f"The {store.kind} store is kept by the console; archive it instead of deleting it.",
+            code="store_kept_by_console",
+        )
+    public_id = store.public_id
+    store.delete()
+    return public_id
