@@ -8,4 +8,5 @@ urlpatterns = [
     path("", RedirectView.as_view(url="/console/", permanent=False)),
     path("admin/", admin.site.urls),
     path("api/", include("stores.api.urls")),
+    path("jira/", include("jira_link.urls")),
 ]

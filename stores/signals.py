@@ -9,9 +9,11 @@ from simple_history.signals import pre_create_historical_record
 from .models import HostedAgent, JiraProject, Memory, Store, StoreKind, Toolset
 
 
-@receiver(pre_create_historical_record, sender=Memory)
+@receiver(pre_create_historical_record)
 def copy_version_fields(sender, instance, history_instance, **kwargs) -> None:
     """Copy what the service set on the memory (operation, actor, run, version id) onto the version."""
+    if not isinstance(instance, Memory):
+        return
     meta = getattr(instance, "_version_meta", None) or {}
     history_instance.version_id = instance.head_version_id or history_instance.version_id
     history_instance.operation = meta.get("operation", "modified")

@@ -1,0 +1,582 @@
+"""Secrets in a memory note: detect-secrets in process, plus our own data-stack plugins.
+
+detect-secrets keeps its configuration in a process-global singleton. We configure it once, at
+first use, take a snapshot of the plugins and filters it builds, and from then on call them
+directly: no temporary files, no per-call settings, no re-import of plugins.
+
+Speed comes from not running 26 plugins on lines that cannot hold a secret. Every detect-secrets
+plugin needs something a plain prose line lacks (a quoted run, a long token, a keyword, a fixed
+prefix such as ``eyJ`` or ``://``). One precompiled regex (``_CANDIDATE``) is a superset of all of
+those needs; a line it does not match is skipped. On a candidate line, each plugin runs only if its
+own trigger (its own denylist regexes, or the superset condition for the keyword and entropy
+plugins) matches. The result is, by construction and by test, exactly what detect-secrets' own
+line scan finds with the same settings (``detect_secrets_full_scan``).
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "SecretFinding",
+    "detect_secrets_full_scan",
+    "detect_secrets_scan",
+    "own_scan",
+    "redact",
+    "scan",
+]
+
+
+@dataclass(frozen=True)
+class SecretFinding:
+    """One secret: its type and its 1-based line number."""
+
+    type: str
+    line: int
+
+
+# A memory is Markdown: detect-secrets treats ".md" as "other", so its keyword plugin needs quotes
+# (the quotes-required rules), exactly as `detect-secrets scan note.md` would.
+FILENAME = "memory.md"
+# Public IPv4 addresses are not secrets, and lessons about network policies and allow-lists cite them.
+DISABLED_PLUGINS = frozenset({"IPPublicDetector"})
+# A note must not be able to opt itself out with a "pragma: allowlist secret" comment.
+DISABLED_FILTERS = ("detect_secrets.filters.allowlist.is_line_allowlisted",)
+
+
+# --------------------------------------------------------------------------------------------
+# detect-secrets, configured once
+# --------------------------------------------------------------------------------------------
+
+_BASE64_RUN = r"[A-Za-z0-9+/=_\\-]"
+# Quoted run long enough to pass either entropy limit: hex needs > 3.0 bits, i.e. at least 9
+# distinct characters; 8 leaves a margin.
+_QUOTED_RUN = r"""["']""" + _BASE64_RUN + r"""{8,}["']"""
+# The keyword plugin's words (detect_secrets.plugins.keyword.DENYLIST, loosened to substrings).
+_KEYWORD = r"(?i:key|pass|pwd|secret|contrase)"
+_QUOTE = r"""["'`]"""
+
+# Superset of what any enabled detect-secrets plugin needs on a line. Every regex-based plugin
+# needs either one of these literals or a run of at least 11 token characters (the shortest is
+# Artifactory's AP?+8 characters); the keyword plugin needs a keyword and a quote; the entropy
+# plugins need a quoted run.
+_CANDIDATE = re.compile(
+    r"[\w+/=\\-]{11,}"
+    r"|://|eyJ|PRIVATE KEY|PuTTY|AccountKey=|_authToken|(?i:xox)"
+    rf"|{_QUOTED_RUN}"
+    rf"|{_KEYWORD}.*{_QUOTE}|{_QUOTE}.*{_KEYWORD}"
+)
+
+
+def _scoped(pattern: re.Pattern[str]) -> str:
+    """A compiled pattern as source that keeps its own flags inside a larger regex."""
+    flags = ""
+    if pattern.flags & re.IGNORECASE:
+        flags += "i"
+    if pattern.flags & re.VERBOSE:
+        flags += "x"
+    return f"(?{flags}:{pattern.pattern})" if flags else f"(?:{pattern.pattern})"
+
+
+@dataclass
+class _Plugin:
+    plugin: Any
+    trigger: re.Pattern[str] | None  # None: no cheap trigger known, run on every candidate line
+
+
+@dataclass
+class _Filter:
+    fn: Callable[..., Any]
+    params: frozenset[str]
+
+
+class _Engine:
+    """The configured plugins and filters, snapshotted once per process."""
+
+    def __init__(self) -> None:
+        from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+        from detect_secrets.plugins.base import RegexBasedDetector
+        from detect_secrets.plugins.high_entropy_strings import HighEntropyStringsPlugin
+        from detect_secrets.plugins.keyword import KeywordDetector
+        from detect_secrets.settings import get_filters, get_plugins, get_settings
+
+        settings = get_settings()
+        settings.clear()
+        settings.configure_plugins(
+            [
+                {"name": cls.__name__}
+                for cls in get_mapping_from_secret_type_to_class().values()
+                if cls.__name__ not in DISABLED_PLUGINS
+            ]
+        )
+        settings.disable_filters(*DISABLED_FILTERS)
+        get_plugins.cache_clear()
+        get_filters.cache_clear()
+
+        self.plugins: list[_Plugin] = []
+        for plugin in get_plugins():
+            if isinstance(plugin, KeywordDetector):
+                trigger: re.Pattern[str] | None = re.compile(rf"{_KEYWORD}.*{_QUOTE}|{_QUOTE}.*{_KEYWORD}")
+            elif isinstance(plugin, HighEntropyStringsPlugin):
+                trigger = re.compile(_QUOTED_RUN)
+            elif isinstance(plugin, RegexBasedDetector):
+                # The plugin's own regexes: it finds something only if one of them matches.
+                trigger = re.compile("|".join(_scoped(p) for p in plugin.denylist))
+            else:  # pragma: no cover - a plugin we do not know: never skip it
+                trigger = None
+            self.plugins.append(_Plugin(plugin, trigger))
+
+        filters = [_Filter(f, frozenset(f.injectable_variables)) for f in get_filters()]
+        # The three stages of detect_secrets.core.scan._is_filtered_out, by required parameter.
+        self.line_filters = [f for f in filters if "line" in f.params]
+        self.secret_filters = [f for f in filters if "secret" in f.params]
+        self.context_filters = [f for f in filters if "context" in f.params]
+        self.all_lines_are_candidates = any(p.trigger is None for p in self.plugins)
+
+    @staticmethod
+    def _filtered(filters: list[_Filter], **kwargs: Any) -> bool:
+        # Same semantics as detect-secrets: pass the arguments a filter takes; a filter that needs
+        # one we do not have raises TypeError and is skipped.
+        for f in filters:
+            try:
+                if f.fn(**{k: v for k, v in kwargs.items() if k in f.params}):
+                    return True
+            except TypeError:
+                continue
+        return False
+
+    def scan_line(self, lines: list[str], number: int, only_triggered: bool) -> list[Any]:
+        """Potential secrets on line ``number`` (1-based), as detect-secrets' file scan finds them."""
+        from detect_secrets.util.code_snippet import get_code_snippet
+
+        line = lines[number - 1].rstrip()
+        context = get_code_snippet(lines=lines, line_number=number)
+        if self._filtered(self.line_filters, filename=FILENAME, line=line, context=context):
+            return []
+        found = []
+        for entry in self.plugins:
+            if only_triggered and entry.trigger is not None and not entry.trigger.search(line):
+                continue
+            for secret in entry.plugin.analyze_line(
+                filename=FILENAME, line=line, line_number=number, context=context
+            ):
+                common = {"filename": secret.filename, "secret": secret.secret_value, "plugin": entry.plugin}
+                if self._filtered(self.secret_filters, line=line, **common):
+                    continue
+                if self._filtered(self.context_filters, line=line, context=context, **common):
+                    continue
+                found.append(secret)
+        return found
+
+
+_engine_lock = threading.Lock()
+_engine_instance: _Engine | None = None
+
+
+def _engine() -> _Engine:
+    global _engine_instance
+    if _engine_instance is None:
+        with _engine_lock:
+            if _engine_instance is None:
+                _engine_instance = _Engine()
+    return _engine_instance
+
+
+def _lines(text: str) -> list[str]:
+    # As a file read with universal newlines: \r\n and \r end lines too.
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def _detect_secrets_raw(text: str) -> list[tuple[int, Any]]:
+    engine = _engine()
+    lines = _lines(text)
+    out: list[tuple[int, Any]] = []
+    for number, line in enumerate(lines, start=1):
+        if not engine.all_lines_are_candidates and not _CANDIDATE.search(line):
+            continue
+        out.extend((number, s) for s in engine.scan_line(lines, number, only_triggered=True))
+    return out
+
+
+def detect_secrets_scan(text: str) -> list[SecretFinding]:
+    """What detect-secrets finds in ``text``, skipping the lines that cannot hold a secret."""
+    return sorted({SecretFinding(s.type, n) for n, s in _detect_secrets_raw(text)}, key=_order)
+
+
+def detect_secrets_full_scan(text: str) -> list[SecretFinding]:
+    """detect-secrets' own line scan of ``text`` (every line, every plugin), for comparison.
+
+    This is ``detect_secrets.core.scan._process_line_based_plugins``, what ``scan_file`` runs on a
+    file's lines, with the same (process-wide) settings.
+    """
+    from detect_secrets.core.scan import _process_line_based_plugins
+
+    _engine()
+    lines = _lines(text)
+    return sorted(
+        {
+            SecretFinding(s.type, s.line_number)
+            for s in _process_line_based_plugins(list(enumerate(lines, start=1)), filename=FILENAME)
+        },
+        key=_order,
+    )
+
+
+def _order(f: SecretFinding) -> tuple[int, str]:
+    return (f.line, f.type)
+
+
+# --------------------------------------------------------------------------------------------
+# Our own plugins: data-stack secrets detect-secrets lacks, and unquoted assignments
+# --------------------------------------------------------------------------------------------
+
+_REFERENCE = re.compile(
+    r"""^(?:\$|%|<|\{|\[|\(|@|\*{2,}|x{4,}|X{4,}|\.{3}|…)"""  # ${X} $X %X% <x> {{ }} [REDACTED] ***
+    r"""|env_var|environ|getenv|secret\(|vault[:/]|op://|arn:aws|secretsmanager|keyvault|ssm:""",
+    re.IGNORECASE,
+)
+_PLACEHOLDER_WORDS = (
+    "your",
+    "example",
+    "placeholder",
+    "redacted",
+    "changeme",
+    "change_me",
+    "dummy",
+    "sample",
+    "xxxx",
+    "<",
+    "fake",
+    "notreal",
+    "not_real",
+    "todo",
+    "tbd",
+    "here",
+)
+_ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+_PATHLIKE = re.compile(r"^(?:~|\.{1,2})?/|\.(?:json|p8|pem|key|yml|yaml|txt|env|ini|cfg|md|sql|py)$", re.I)
+
+
+def _entropy(value: str) -> float:
+    counts: dict[str, int] = {}
+    for ch in value:
+        counts[ch] = counts.get(ch, 0) + 1
+    n = len(value)
+    return -sum(c / n * math.log2(c / n) for c in counts.values())
+
+
+def _not_a_value(value: str) -> bool:
+    """References, placeholders, env var names and paths: what lessons write instead of secrets."""
+    lower = value.lower()
+    return (
+        bool(_REFERENCE.search(value))
+        or any(word in lower for word in _PLACEHOLDER_WORDS)
+        or bool(_ENV_NAME.fullmatch(value))
+        or bool(_PATHLIKE.search(value))
+        or len(set(lower)) <= 2
+    )
+
+
+def _password_like(value: str, in_code: bool) -> bool:
+    """A password value: prose words pass, anything with digits, symbols or inner capitals does not."""
+    if _not_a_value(value) or len(value) < 4:
+        return False
+    if in_code:  # in a fenced profile or config block, any literal value is a real password
+        return not value.isalpha() or value.lower() not in _PROSE_VALUES
+    if len(value) < 6:
+        return False
+    has_digit = any(c.isdigit() for c in value)
+    has_symbol = any(not c.isalnum() for c in value)
+    inner_upper = any(c.isupper() for c in value[1:]) and any(c.islower() for c in value)
+    return has_digit or has_symbol or inner_upper
+
+
+def _token_like(value: str) -> bool:
+    """A key or token value: long, varied, not a word or an identifier."""
+    if _not_a_value(value) or len(value) < 16:
+        return False
+    has_digit = any(c.isdigit() for c in value)
+    mixed = any(c.isupper() for c in value) and any(c.islower() for c in value)
+    return (has_digit or mixed) and _entropy(value) >= 3.0
+
+
+_PROSE_VALUES = frozenset(
+    "none null true false yes no required optional set unset empty see stored rotated kept".split()
+)
+
+_ASSIGN = re.compile(
+    r"""(?ix)
+    (?<![A-Za-z0-9])
+    (?P<key>[A-Za-z0-9_.\-]{0,40}?
+        (?P<word>pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key
+         |auth[_\-]?key|private[_\-]?key|client[_\-]?key|credentials?|auth))
+    (?![A-Za-z0-9])
+    ["'`\]]{0,2}[ \t]*
+    (?::=|=>|=|:)[ \t]*
+    (?P<q>["'`]?)
+    (?P<value>[^\s"'`,;]+)
+    """
+)
+# "the password is Hunter2!", "the API key was ...": prose with a value after is/was.
+_PROSE_IS = re.compile(
+    r"""(?i)\b(?P<word>password|passphrase|api[ _-]?key|token|secret)\s+(?:is|was|=)\s+["'`]?(?P<value>[^\s"'`,;]+)"""
+)
+_CONTEXT_TYPES = (
+    ("looker", "Looker Client Secret", "Looker API Credentials"),
+    ("fivetran", "Fivetran API Secret", "Fivetran API Key"),
+    ("atlassian", "Atlassian API Token", "Atlassian API Token"),
+    ("jira", "Atlassian API Token", "Atlassian API Token"),
+    ("confluence", "Atlassian API Token", "Atlassian API Token"),
+    ("snowflake", "Snowflake Password", "Snowflake Credentials"),
+)
+
+
+def _assignment_type(key: str, word: str, line: str) -> str:
+    lower_key, lower_line = key.lower(), line.lower()
+    is_password = word.lower().startswith(("pass", "pwd"))
+    for marker, secret_type, other_type in _CONTEXT_TYPES:
+        if marker in lower_key or marker in lower_line:
+            if marker == "snowflake" and not is_password:
+                return other_type
+            if marker in ("looker", "fivetran"):
+                return secret_type if "secret" in lower_key else other_type
+            return secret_type
+    if is_password:
+        return "Password"
+    return "Secret Assignment"
+
+
+@dataclass(frozen=True)
+class _Span:
+    start: int
+    end: int
+    type: str
+
+
+Rule = Callable[[str, Callable[[int], bool]], Iterable[_Span]]
+
+
+def _regex_rule(secret_type: str, pattern: str, group: int = 0, check: Callable[[str], bool] | None = None,
+                flags: int = 0) -> Rule:
+    compiled = re.compile(pattern, flags)
+
+    def rule(text: str, in_code: Callable[[int], bool]) -> Iterable[_Span]:
+        for m in compiled.finditer(text):
+            value = m.group(group)
+            if value and (check is None or check(value)):
+                yield _Span(m.start(group), m.end(group), secret_type)
+
+    return rule
+
+
+def _has_digit_and_letter(value: str) -> bool:
+    return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+
+
+def _assignments(text: str, in_code: Callable[[int], bool]) -> Iterable[_Span]:
+    for m in _ASSIGN.finditer(text):
+        value = m.group("value").rstrip(".)")
+        word = m.group("word").lower()
+        code = in_code(m.start())
+        ok = _password_like(value, code) if word.startswith(("pass", "pwd")) else _token_like(value)
+        if not ok and word in ("secret", "credential", "credentials") and code:
+            ok = _password_like(value, code) and len(value) >= 8
+        if ok:
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            line_end = text.find("\n", m.end())
+            line = text[line_start : line_end if line_end >= 0 else len(text)]
+            start = m.start("value")
+            yield _Span(start, start + len(value), _assignment_type(m.group("key"), word, line))
+    for m in _PROSE_IS.finditer(text):
+        value = m.group("value").rstrip(".)")
+        word = m.group("word").lower()
+        ok = _password_like(value, False) if word.startswith("pass") else _token_like(value)
+        if ok:
+            start = m.start("value")
+            yield _Span(start, start + len(value), "Password" if word.startswith("pass") else "Secret Assignment")
+
+
+_DB_SCHEMES = (
+    "postgres|postgresql|mysql|mariadb|snowflake|redshift|mssql|sqlserver|oracle|mongodb|redis|rediss|"
+    "clickhouse|databricks|trino|presto|vertica|db2|cockroachdb|teradata|bigquery|duckdb|amqp|hive|impala"
+)
+_URL_CREDENTIALS = re.compile(
+    r"(?i)\b(?P<scheme>(?:jdbc:)?[a-z][a-z0-9+.\-]*)://(?P<user>[^\s:/@'\"<>]+):(?P<password>[^\s@'\"<>/]+)@"
+)
+
+
+def _url_credentials(text: str, in_code: Callable[[int], bool]) -> Iterable[_Span]:
+    for m in _URL_CREDENTIALS.finditer(text):
+        password = m.group("password")
+        if _not_a_value(password) or password.lower() in ("password", "pass", "passwd", "pwd", "secret"):
+            continue
+        if password.isdigit() and len(password) <= 5:  # host:port, not user:password
+            continue
+        scheme = m.group("scheme").lower().removeprefix("jdbc:").split("+")[0]
+        kind = "Database URL Password" if re.fullmatch(_DB_SCHEMES, scheme) else "URL Credentials"
+        yield _Span(m.start("password"), m.end("password"), kind)
+
+
+# -----BEGIN ... PRIVATE KEY----- through the matching END line, or to the next blank line.
+_PRIVATE_KEY_BLOCK = re.compile(
+    r"-----BEGIN[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----"
+    r"(?:.*?-----END[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----|.*?(?=\n[ \t]*\n|\Z))",
+    re.DOTALL,
+)
+
+
+def _private_keys(text: str, in_code: Callable[[int], bool]) -> Iterable[_Span]:
+    for m in _PRIVATE_KEY_BLOCK.finditer(text):
+        yield _Span(m.start(), m.end(), "Private Key")
+
+
+_GCP_KEY = re.compile(r'"private_key(?P<id>_id)?"\s*:\s*"(?P<value>[^"]{16,})"')
+
+
+def _gcp_service_account(text: str, in_code: Callable[[int], bool]) -> Iterable[_Span]:
+    for m in _GCP_KEY.finditer(text):
+        value = m.group("value")
+        if m.group("id"):
+            if not re.fullmatch(r"[0-9a-fA-F]{16,64}", value):
+                continue
+        elif not ("PRIVATE KEY" in value or re.fullmatch(r"[A-Za-z0-9+/=\\n]{40,}", value)):
+            continue
+        yield _Span(m.start("value"), m.end("value"), "GCP Service Account Key")
+
+
+_RULES: tuple[Rule, ...] = (
+    _regex_rule("Anthropic API Key", r"\bsk-ant-[A-Za-z0-9_\-]{20,}"),
+    _regex_rule(
+        "OpenAI Token",
+        r"\bsk-(?!ant-)(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\-]{20,}",
+        check=_has_digit_and_letter,
+    ),
+    _regex_rule("GitHub Token", r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})"),
+    _regex_rule(
+        "Slack Token",
+        r"\b(?:xox[abposre]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,})"
+        r"|https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/]{10,}",
+    ),
+    _regex_rule("AWS Access Key", r"\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b"),
+    _regex_rule(
+        "AWS Secret Access Key",
+        r"(?i)aws_?secret_?(?:access_?)?key[\"'`\]]{0,2}\s*(?:=|:)\s*[\"'`]?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
+        group=1,
+    ),
+    _regex_rule("Atlassian API Token", r"\bAT[AC]TT[A-Za-z0-9_\-=]{20,}"),
+    _regex_rule("Google API Key", r"\bAIza[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])"),
+    _regex_rule("Google OAuth Client Secret", r"\bGOCSPX-[A-Za-z0-9_\-]{20,}"),
+    _regex_rule("Databricks Token", r"\bdapi[0-9a-f]{32}(?:-\d+)?\b"),
+    _regex_rule("dbt Cloud Token", r"\bdbt[cu]_[A-Za-z0-9_\-]{30,}"),
+    _regex_rule("JSON Web Token", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+    _regex_rule(
+        "Bearer Token",
+        r"(?i)\bbearer\s+([A-Za-z0-9\-._~+/]{16,}=*)",
+        group=1,
+        check=lambda v: _token_like(v) or (len(v) >= 24 and _has_digit_and_letter(v) and not _not_a_value(v)),
+    ),
+    _regex_rule(
+        "Basic Auth Header",
+        r"(?i)\bauthorization[\"'`]?\s*[:=]?\s*[\"'`]?basic\s+([A-Za-z0-9+/]{12,}={0,2})",
+        group=1,
+        check=lambda v: not _not_a_value(v),
+    ),
+    _regex_rule(
+        "Credential Pair",  # curl -u KEY:SECRET, how Fivetran's API is called
+        r"(?i)\bcurl\b[^\n]*?\s(?:-u|--user)\s+[\"']?[A-Za-z0-9_\-]{8,}:([A-Za-z0-9_\-]{12,})",
+        group=1,
+        check=_token_like,
+    ),
+    _url_credentials,
+    _private_keys,
+    _gcp_service_account,
+    _assignments,
+)
+
+_FENCE = re.compile(r"^[ \t]{0,3}(?:```|~~~)", re.MULTILINE)
+
+
+def _code_checker(text: str) -> Callable[[int], bool]:
+    """Whether an offset sits inside a fenced code block (profiles and configs live there)."""
+    fences = [m.start() for m in _FENCE.finditer(text)]
+    if not fences:
+        return lambda offset: False
+    return lambda offset: bisect.bisect_right(fences, offset) % 2 == 1
+
+
+def _own_spans(text: str) -> list[_Span]:
+    in_code = _code_checker(text)
+    spans: list[_Span] = []
+    for rule in _RULES:
+        spans.extend(rule(text, in_code))
+    return spans
+
+
+def _line_starts(text: str) -> list[int]:
+    starts = [0]
+    starts.extend(i + 1 for i, ch in enumerate(text) if ch == "\n")
+    return starts
+
+
+def own_scan(text: str) -> list[SecretFinding]:
+    """What our own plugins find (data-stack secrets and unquoted assignments)."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    spans = _own_spans(text)
+    if not spans:
+        return []
+    starts = _line_starts(text)
+    return sorted({SecretFinding(s.type, bisect.bisect_right(starts, s.start)) for s in spans}, key=_order)
+
+
+def scan(text: str) -> list[SecretFinding]:
+    """Every secret in ``text``: detect-secrets' findings plus our own plugins', by line."""
+    if not text:
+        return []
+    return sorted(set(detect_secrets_scan(text)) | set(own_scan(text)), key=_order)
+
+
+def redact(text: str) -> str:
+    """``text`` with every secret value replaced by ``[REDACTED:<type>]``; the rest kept.
+
+    Line endings are normalised to ``\\n`` (run transcripts are stored that way).
+    """
+    if not text:
+        return text
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    spans = _own_spans(text)
+    starts = _line_starts(text)
+    for number, secret in _detect_secrets_raw(text):
+        value = secret.secret_value or ""
+        if not value:
+            continue
+        line_start = starts[number - 1]
+        line = text[line_start : starts[number] - 1 if number < len(starts) else len(text)]
+        # Whole occurrences only, so a short value does not eat parts of other words.
+        found = list(re.finditer(rf"(?<![A-Za-z0-9]){re.escape(value)}(?![A-Za-z0-9])", line))
+        if not found:
+            found = list(re.finditer(re.escape(value), line))
+        spans.extend(_Span(line_start + m.start(), line_start + m.end(), secret.type) for m in found)
+    if not spans:
+        return text
+    spans.sort(key=lambda s: (s.start, -s.end))
+    merged: list[_Span] = []
+    for span in spans:
+        if merged and span.start < merged[-1].end:
+            last = merged[-1]
+            merged[-1] = _Span(last.start, max(last.end, span.end), last.type)
+        else:
+            merged.append(span)
+    out: list[str] = []
+    pos = 0
+    for span in merged:
+        out.append(text[pos : span.start])
+        out.append(f"[REDACTED:{span.type}]")
+        pos = span.end
+    out.append(text[pos:])
+    return "".join(out)
