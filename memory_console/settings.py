@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "stores",
     "runs",
     "jira_link",
+    "memory_console",
 ]
 
 MIDDLEWARE = [

@@ -41,7 +41,7 @@ def _recording_refusals(fn: Callable[[], T]) -> T:
 
 
 def _lock(store: Store) -> Store:
-    return Store.objects.select_for_update().get(pk=store.pk)
+    return Store.objects.select_for_update(no_key=True).get(pk=store.pk)
 
 
 def _check(req: ChangeRequest, set_aside: dict[str, Any] | None = None) -> None:
@@ -109,7 +109,7 @@ def _save_version(memory: Memory, store: Store, writer: Writer, operation: str, 
 
 
 def _get_live(store: Store, memory_id: str, *, for_update: bool = True) -> Memory:
-    qs = Memory.objects.select_for_update() if for_update else Memory.objects
+    qs = Memory.objects.select_for_update(no_key=True) if for_update else Memory.objects
     memory = qs.filter(store=store, public_id=memory_id, deleted_at__isnull=True).first()
     if memory is None:
         raise NotFound(f"No memory {memory_id} in store {store.public_id}.")
@@ -288,7 +288,7 @@ def memory_restore(*, writer: Writer, store: Store, memory_id: str, reason: str 
 
     def work() -> Memory:
         locked = _lock(store)
-        memory = Memory.objects.select_for_update().filter(
+        memory = Memory.objects.select_for_update(no_key=True).filter(
             store=locked, public_id=memory_id, deleted_at__isnull=False
         ).first()
         if memory is None:

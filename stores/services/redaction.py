@@ -34,7 +34,7 @@ def memory_redact_all_versions(*, writer: Writer, store: Store, memory_id: str) 
 
     def work() -> Memory:
         locked = _lock(store)
-        memory = Memory.objects.select_for_update().filter(store=locked, public_id=memory_id).first()
+        memory = Memory.objects.select_for_update(no_key=True).filter(store=locked, public_id=memory_id).first()
         if memory is None:
             raise NotFound(f"No memory {memory_id} in store {locked.public_id}.")
         if memory.deleted_at is None:

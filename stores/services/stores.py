@@ -78,7 +78,7 @@ def store_update(*, writer: Writer, store: Store, data: dict[str, Any]) -> Store
     """Patch a store's name, description and metadata (a null field means unchanged)."""
     _require_admin(writer)
     with transaction.atomic():
-        store = Store.objects.select_for_update().get(pk=store.pk)
+        store = Store.objects.select_for_update(no_key=True).get(pk=store.pk)
         if store.archived_at is not None:
             raise InvalidRequest("The store is archived; an archived store cannot be changed.", code="store_archived")
         changed = False
@@ -104,7 +104,7 @@ def store_archive(*, writer: Writer, store: Store) -> Store:
     """Archive a store, once: archiving again returns it unchanged."""
     _require_admin(writer)
     with transaction.atomic():
-        store = Store.objects.select_for_update().get(pk=store.pk)
+        store = Store.objects.select_for_update(no_key=True).get(pk=store.pk)
         if store.archived_at is None:
             store.archived_at = timezone.now()
             store.updated_at = store.archived_at
