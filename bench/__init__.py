@@ -1,0 +1,1 @@
+"""Benchmarks and labelled sets for the console's detectors (run with the project's Python)."""

@@ -88,8 +88,8 @@ def run(n: int) -> None:
         timed(lambda i: bare(i, "/h/warm-bare"), 20)
         f_s, b_s = [], []
         for i in range(n):  # interleaved, so drift hits both alike
-            f_s += timed(lambda _: full(i), 1)
-            b_s += timed(lambda _: bare(i), 1)
+            f_s += timed(lambda _, i=i: full(i), 1)
+            b_s += timed(lambda _, i=i: bare(i), 1)
         from stores.models import Memory
 
         ids = list(Memory.objects.filter(path__startswith="/h/full/").order_by("id").values_list("public_id", flat=True))
@@ -114,8 +114,8 @@ def run(n: int) -> None:
     timed(lambda i: tc_bare(10_000 + i), 10)
     tf, tb = [], []
     for i in range(n):
-        tf += timed(lambda _: tc_full(i), 1)
-        tb += timed(lambda _: tc_bare(i), 1)
+        tf += timed(lambda _, i=i: tc_full(i), 1)
+        tb += timed(lambda _, i=i: tc_bare(i), 1)
     print(f"\nTest client (in process), {n} writes each")
     results["tc_full"] = show("create through every check", tf)["mean_ms"]
     results["tc_bare"] = show("bare DRF create (same auth and history)", tb)["mean_ms"]

@@ -8,5 +8,8 @@ urlpatterns = [
     path("", RedirectView.as_view(url="/console/", permanent=False)),
     path("admin/", admin.site.urls),
     path("api/", include("stores.api.urls")),
+    path("api/", include("runs.api.urls")),
+    path("api/", include("stores.api.people_urls")),
+    path("console/", include("stores.console.urls")),
     path("jira/", include("jira_link.urls")),
 ]

@@ -35,6 +35,9 @@ class Run(models.Model):
     lesson_why = models.TextField(blank=True, default="")
     lesson_memory_version_id = models.CharField(max_length=40, blank=True, default="")
     lesson_closed_unanswered_at = models.DateTimeField(null=True, blank=True)
+    # The stores attached when the run started ({memory_store_id, kind, name, access, folder}),
+    # kept so the run's folders, change feed and access stay as they were checked out.
+    attachments = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["-started_at", "-id"]

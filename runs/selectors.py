@@ -1,10 +1,23 @@
-"""Reads about runs."""
+"""Reads about runs, scoped to who asks, and the run's view of its stores (snapshot and change feed)."""
 
 from __future__ import annotations
 
-from django.db.models import Q
+import base64
+import binascii
+import json
+from typing import Any
 
-from .models import Run
+from django.db.models import Q, QuerySet
+
+from stores.console_checks.request import Writer
+from stores.errors import InvalidRequest, NotFound
+from stores.models import Memory, Store
+
+from .models import Run, RunRecord
+
+# One change-feed answer carries at most this many memories (their full text); the rest follow
+# at once with `more: true`.
+CHANGES_PAGE = 500
 
 
 def run_for_token_hash(digest: str) -> Run | None:
@@ -23,3 +36,148 @@ def run_for_token_hash(digest: str) -> Run | None:
         )
         .first()
     )
+
+
+def runs_for_writer(writer: Writer) -> QuerySet[Run]:
+    """The runs this caller may see: an agent its own, a run token its run, admins every run."""
+    qs = Run.objects.select_related("agent", "project", "project__client")
+    if writer.run is not None:
+        return qs.filter(pk=writer.run.pk)
+    if writer.is_agent:
+        return qs.filter(agent=writer.agent)
+    if writer.is_admin:
+        return qs
+    return qs.none()
+
+
+def run_for_writer(writer: Writer, run_id: str) -> Run:
+    """The run, or 404 when it does not exist or the caller may not see it (the same answer)."""
+    run = runs_for_writer(writer).filter(public_id=run_id).first()
+    if run is None:
+        raise NotFound(f"No run {run_id}.")
+    return run
+
+
+def run_for_agent(writer: Writer, run_id: str) -> Run:
+    """The run, for its own agent (its token or the run's); people and other agents get 404."""
+    if not writer.is_agent:
+        raise NotFound(f"No run {run_id}.")
+    return run_for_writer(writer, run_id)
+
+
+def run_records(run: Run) -> QuerySet[RunRecord]:
+    return RunRecord.objects.filter(run=run).order_by("created_at", "pk")
+
+
+# The run's stores: a bulk snapshot for checkout, and a change cursor for every later pass.
+
+
+def encode_change_cursor(seqs: dict[str, int]) -> str:
+    raw = json.dumps(seqs, separators=(",", ":"), sort_keys=True).encode("utf-8")
+    return "chg_" + base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+
+
+def decode_change_cursor(token: str | None) -> dict[str, int]:
+    if not token:
+        raise InvalidRequest("`cursor` is required: pass the cursor of the snapshot or of the last changes.")
+    if not token.startswith("chg_"):
+        raise InvalidRequest("`cursor` is not a change cursor this API gave out; pass it unchanged.")
+    body = token[4:]
+    try:
+        seqs = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)).decode("utf-8"))
+    except (binascii.Error, ValueError, UnicodeDecodeError) as exc:
+        raise InvalidRequest("`cursor` is not a readable change cursor; pass it unchanged.") from exc
+    if not isinstance(seqs, dict) or not all(
+        isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in seqs.items()
+    ):
+        raise InvalidRequest("`cursor` is not a readable change cursor.")
+    return seqs
+
+
+def run_stores(run: Run) -> list[tuple[dict[str, Any], Store]]:
+    """The run's attached stores that still exist, each with its attachment, in the run's order."""
+    ids = [a["memory_store_id"] for a in run.attachments]
+    by_id = {s.public_id: s for s in Store.objects.filter(public_id__in=ids)}
+    return [(a, by_id[a["memory_store_id"]]) for a in run.attachments if a["memory_store_id"] in by_id]
+
+
+MEMORY_FIELDS = ("pk", "public_id", "path", "content", "content_sha256", "size_bytes", "head_version_id",
+                 "change_seq", "updated_at", "deleted_at", "deleted_by_person")
+
+
+def _memory_row(row: dict[str, Any], store_public_id: str) -> dict[str, Any]:
+    from stores.api.representations import ts
+
+    deleted = row["deleted_at"] is not None
+    return {
+        "id": row["public_id"],
+        "memory_store_id": store_public_id,
+        "path": row["path"],
+        "deleted": deleted,
+        "deleted_by_person": row["deleted_by_person"] if deleted else False,
+        "content": None if deleted else row["content"],
+        "content_sha256": None if deleted else row["content_sha256"],
+        "content_size_bytes": None if deleted else row["size_bytes"],
+        "memory_version_id": row["head_version_id"],
+        "updated_at": ts(row["updated_at"]),
+        "change_seq": row["change_seq"],
+    }
+
+
+def run_snapshot(run: Run) -> dict[str, Any]:
+    """Every live memory of every attached store, with full text, and the change cursor to go on from.
+
+    The cursor is read before the memories, so a write landing in between is sent again by the
+    feed (harmless: the client sees the same text) rather than missed.
+    """
+    attached = run_stores(run)
+    seqs = dict(Store.objects.filter(pk__in=[s.pk for _, s in attached]).values_list("public_id", "change_seq"))
+    stores = []
+    for attachment, store in attached:
+        rows = (
+            Memory.objects.filter(store=store, deleted_at__isnull=True)
+            .order_by("path")
+            .values(*MEMORY_FIELDS)
+        )
+        stores.append({**attachment, "memories": [_memory_row(r, store.public_id) for r in rows]})
+    return {"stores": stores, "cursor": encode_change_cursor(seqs)}
+
+
+def run_changes(run: Run, cursor: str, *, limit: int = CHANGES_PAGE) -> dict[str, Any]:
+    """What changed in the run's stores since the cursor: live memories with text, deletions by id.
+
+    A pass with nothing new costs one small query on the run's few store rows, whatever the size
+    of the stores: the memory table is read only for stores whose change number moved, through
+    the (store, change_seq) index. Every write takes the next number under its store's row lock,
+    so numbers commit in order and ``change_seq > cursor`` never skips a late commit.
+    """
+    seen = decode_change_cursor(cursor)
+    attached = run_stores(run)
+    current = dict(
+        Store.objects.filter(pk__in=[s.pk for _, s in attached]).values_list("public_id", "change_seq")
+    )
+    after = {sid: seen.get(sid, 0) for sid in current}
+    changes: list[dict[str, Any]] = []
+    more = False
+    for _, store in attached:
+        sid = store.public_id
+        if current[sid] <= after[sid]:
+            continue
+        room = limit - len(changes)
+        if room <= 0:
+            more = True
+            break
+        rows = list(
+            Memory.objects.filter(store=store, change_seq__gt=after[sid])
+            .order_by("change_seq")
+            .values(*MEMORY_FIELDS)[: room + 1]
+        )
+        if len(rows) > room:
+            rows = rows[:room]
+            more = True
+        changes.extend(_memory_row(r, sid) for r in rows)
+        # Never step past what was read: a later number read above may not be visible yet here.
+        after[sid] = rows[-1]["change_seq"] if more else max(current[sid], rows[-1]["change_seq"] if rows else 0)
+        if more:
+            break
+    return {"changes": changes, "cursor": encode_change_cursor(after), "more": more}

@@ -74,6 +74,21 @@ class HostedAgentAdmin(admin.ModelAdmin):
     list_display = ("name", "jira_account_id", "active")
     list_filter = ("active",)
     search_fields = ("name",)
+    actions = ["issue_token"]
+
+    @admin.action(description="Issue a new API token (shown once)")
+    def issue_token(self, request, queryset) -> None:
+        from django.contrib import messages
+
+        from .services.tokens import token_issue_for_agent
+
+        for agent in queryset:
+            row, secret = token_issue_for_agent(agent)
+            self.message_user(
+                request,
+                f"Token for {agent.name} ({row.key_id}), shown once: {secret}",
+                level=messages.WARNING,
+            )
 
 
 @admin.register(ApiToken)

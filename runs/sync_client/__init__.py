@@ -1,0 +1,11 @@
+"""`memory-sync`: keeps a run's folder in step with the console. Standard library only, no Django.
+
+The folder holds one sub-folder per attached store (``project/``, ``agent/``, ``practice/``,
+``shared/<name>/``, ``toolsets/<name>/``), ``INSTRUCTIONS.md``, and the client's own state in
+``.memory-sync/`` (URL, run, token and what was last synced), which is never uploaded.
+"""
+
+from .http import Api, ApiError
+from .sync import Folder, PassResult, SyncFailed, UsageError
+
+__all__ = ["Api", "ApiError", "Folder", "PassResult", "SyncFailed", "UsageError"]

@@ -6,8 +6,8 @@ from django.http import Http404
 from rest_framework import exceptions
 from rest_framework.response import Response
 
-from stores.errors import ConsoleError
 from memory_console.request_ids import request_id_for
+from stores.errors import ConsoleError
 
 DRF_STATUS_TYPES = {
     400: "invalid_request_error",

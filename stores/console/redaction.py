@@ -1,8 +1,9 @@
 """Scrubbers for the copies of memory text the console side holds, run on every redaction.
 
 The redaction service blanks the memory row, its versions and its set-aside texts, then calls
-every registered hook. These two reach what it does not: the store's cached snapshot (which a
-run checkout may hold for a few seconds) and refusal rows that quote the memory's path.
+every registered hook. These reach what it does not: the store's cached snapshot (which a run
+checkout may hold for a few seconds), refusal rows that quote the memory's path, and the
+deletion reason each version row copied from the memory.
 The console itself caches no memory text and queues no task carrying text (only ids), so there
 is nothing else of its own to scrub.
 """
@@ -57,7 +58,17 @@ def scrub_refusals(*, memory: Memory, texts: Iterable[str], **_: object) -> None
         Refusal.objects.filter(pk=refusal.pk).update(path=path, message=message)
 
 
-HOOKS = (forget_cached_snapshot, scrub_refusals)
+def blank_version_delete_reasons(*, memory: Memory, texts: Iterable[str], **_: object) -> None:
+    """Blank the deletion reason every version row copied from the memory row.
+
+    simple-history copies every column of the memory into its versions, including
+    ``delete_reason``, which often says what was wrong with the text. Bypasses history on purpose
+    (QuerySet.update), as the redaction service does for the other columns.
+    """
+    Memory.history.filter(id=memory.pk).exclude(delete_reason="").update(delete_reason="")
+
+
+HOOKS = (forget_cached_snapshot, scrub_refusals, blank_version_delete_reasons)
 
 
 def register_hooks() -> None:

@@ -410,11 +410,12 @@ def store_for_spec(spec: str) -> Store:
     if spec == "practice":
         return Store.objects.get(kind=StoreKind.PRACTICE)
     if sep and name.strip():
-        if kind == "toolset":
-            return Store.objects.get(toolset=toolset_get(name))
-        if kind == "project":
-            return Store.objects.get(project=project_get(name))
-        if kind == "agent":
-            return Store.objects.get(agent=agent_get(name))
+        owner = {"toolset": toolset_get, "project": project_get, "agent": agent_get}.get(kind)
+        if owner is not None:
+            found = owner(name)
+            store = Store.objects.filter(**{kind: found}).first()
+            if store is None:
+                raise NotFound(f"The {kind} {found} has no memory store.")
+            return store
     raise InvalidRequest(f"'{spec}' does not name a store: give {STORE_SPEC_HELP}.")
 

@@ -92,10 +92,18 @@ def _printable(path: str) -> str:
     return path.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def _folder_files(folder: Path) -> list[tuple[str, Path]]:
-    """Every file below the folder as (memory path, file), sorted; symlinked folders are not followed."""
+def _folder_files(folder: Path) -> tuple[list[tuple[str, Path]], list[str]]:
+    """Every file below the folder as (memory path, file), sorted, and the hidden folders left out.
+
+    Symlinked folders are not followed. A hidden folder (``.git``) is not read at all: no memory
+    path may pass through it, and its files would each be one more refusal to record.
+    """
     found = []
+    hidden = []
     for dirpath, dirnames, filenames in os.walk(folder):
+        for name in [d for d in dirnames if d.startswith(".")]:
+            dirnames.remove(name)
+            hidden.append("/" + unicodedata.normalize("NFC", (Path(dirpath) / name).relative_to(folder).as_posix()) + "/")
         dirnames.sort()
         for name in filenames:
             file = Path(dirpath) / name
@@ -103,7 +111,7 @@ def _folder_files(folder: Path) -> list[tuple[str, Path]]:
             # Some file systems (macOS) hand back decomposed names; memory paths are NFC.
             found.append(("/" + unicodedata.normalize("NFC", rel), file))
     found.sort(key=lambda item: item[0])
-    return found
+    return found, sorted(hidden)
 
 
 def memory_put(*, writer: Writer, store: Store, path: str, content: str, reason: str = "") -> str:
@@ -135,7 +143,8 @@ def store_import(
     """Import every file below ``folder`` into ``store`` as the memory at its relative path.
 
     A file that is refused (a secret, a path breaking the rules, a file that is not ``.md``,
-    text that is not UTF-8) is listed with its reason code and the import goes on. A refusal
+    text that is not UTF-8) is listed with its reason code and the import goes on; a hidden
+    folder is listed once (``/.git/``, ``path_invalid``) and not read. A refusal
     of the writer itself (the who check, 403) stops the import at once: it would refuse every
     file alike. Raises InvalidRequest when the folder is missing or the store is archived.
     """
@@ -147,7 +156,9 @@ def store_import(
             f"The store '{store.name}' is archived: nothing can be imported into it.", code="store_archived"
         )
     result = TransferResult(memory_store_id=store.public_id)
-    files = _folder_files(root)
+    files, hidden_folders = _folder_files(root)
+    for folder_path in hidden_folders:
+        result.refuse(_printable(folder_path), Reason.PATH_INVALID.value)
     for path, file in (progress or _no_progress)(files, len(files), "import"):
         shown = _printable(path)
         if file.is_symlink() or not file.is_file():

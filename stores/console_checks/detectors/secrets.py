@@ -6,8 +6,8 @@ directly: no temporary files, no per-call settings, no re-import of plugins.
 
 Speed comes from not running 26 plugins on lines that cannot hold a secret. Every detect-secrets
 plugin needs something a plain prose line lacks (a quoted run, a long token, a keyword, a fixed
-prefix such as ``eyJ`` or ``://``). One precompiled regex (``_CANDIDATE``) is a superset of all of
-those needs; a line it does not match is skipped. On a candidate line, each plugin runs only if its
+prefix such as ``eyJ`` or ``://``). Two precompiled regexes (``_CANDIDATE_*``) are a superset of all
+those needs; a line they do not match is skipped. On a candidate line, each plugin runs only if its
 own trigger (its own denylist regexes, or the superset condition for the keyword and entropy
 plugins) matches. The result is, by construction and by test, exactly what detect-secrets' own
 line scan finds with the same settings (``detect_secrets_full_scan``).
@@ -55,32 +55,59 @@ DISABLED_FILTERS = ("detect_secrets.filters.allowlist.is_line_allowlisted",)
 # --------------------------------------------------------------------------------------------
 
 _BASE64_RUN = r"[A-Za-z0-9+/=_\\-]"
-# Quoted run long enough to pass either entropy limit: hex needs > 3.0 bits, i.e. at least 9
-# distinct characters; 8 leaves a margin.
+# A quoted run long enough to pass either entropy limit: hex needs more than 3.0 bits, so at least
+# 9 distinct characters; 8 leaves a margin.
 _QUOTED_RUN = r"""["']""" + _BASE64_RUN + r"""{8,}["']"""
-# The keyword plugin's words (detect_secrets.plugins.keyword.DENYLIST, loosened to substrings).
-_KEYWORD = r"(?i:key|pass|pwd|secret|contrase)"
 _QUOTE = r"""["'`]"""
 
-# Superset of what any enabled detect-secrets plugin needs on a line. Every regex-based plugin
-# needs either one of these literals or a run of at least 11 token characters (the shortest is
-# Artifactory's AP?+8 characters); the keyword plugin needs a keyword and a quote; the entropy
-# plugins need a quoted run.
-_CANDIDATE = re.compile(
-    r"[\w+/=\\-]{11,}"
-    r"|://|eyJ|PRIVATE KEY|PuTTY|AccountKey=|_authToken|(?i:xox)"
-    rf"|{_QUOTED_RUN}"
-    rf"|{_KEYWORD}.*{_QUOTE}|{_QUOTE}.*{_KEYWORD}"
+# Stage 1: a superset of what any enabled detect-secrets plugin needs on a line, in two cheap
+# regexes (every alternative starts with a literal or a rare character, so the regex engine skips
+# ahead fast). Each alternative is a necessary part of one plugin's own regex:
+_CANDIDATE_CASED = re.compile(
+    r"AKC[a-zA-Z0-9]{10}|AP[\dA-F][a-zA-Z0-9]{8}"  # Artifactory
+    r"|(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA)[0-9A-Z]{16}"  # AWS key id (the secret key: quoted run)
+    r"|AccountKey="  # Azure storage
+    r"|://"  # basic auth, Cloudant URL, Slack webhook
+    r"|_authToken"  # npm
+    r"|gh[pousr]_"  # GitHub
+    r"|gl(?:pat|dt|ft|soat|rt|cbt|imt|ptt|agent|oas)-|GR1348941"  # GitLab
+    r"|eyJ"  # JWT
+    r"|-us\d"  # Mailchimp
+    r"|T3BlbkFJ"  # OpenAI
+    r"|PRIVATE KEY|PuTTY-User-Key-File-2"  # private keys
+    r"|pypi-AgE"  # PyPI
+    r"|SG\."  # SendGrid
+    r"|sq0csp-"  # Square
+    r"|k_live_"  # Stripe
+    r"|AC[a-z0-9]{32}|SK[a-z0-9]{32}"  # Twilio
+    r"|\d{8,10}:[\w-]{35}"  # Telegram
+    r"|[MNO][\w-]{23,25}\."  # Discord
+    rf"|{_QUOTED_RUN}"  # high-entropy strings; AWS secret key
 )
+# Run on the lower-cased text: the keyword plugin (a keyword and a quote, either order), the
+# keyword-assignment plugins (Cloudant, IBM, SoftLayer: a keyword then a long value), Slack.
+_CANDIDATE_LOWER = re.compile(
+    r"(?:key|pw|pass|token|secret|contrase)[^\n]*?(?:[\"'`]|[\w-]{24})"
+    r"|[\"'`][^\n]*?(?:key|pw|pass|secret|contrase)"
+    r"|xox"
+)
+_KEYWORD = r"(?i:key|pass|pwd|secret|contrase)"
+
+
+def _folded(text: str) -> str:
+    """``text`` lower-cased as the regex engine's IGNORECASE sees it, keeping every offset."""
+    lower = text.lower()
+    if len(lower) != len(text):  # a character that lower-cases to two (e.g. U+0130): keep offsets
+        lower = "".join("i" if c == "\u0130" else (c.lower() if len(c.lower()) == 1 else c) for c in text)
+    if not lower.isascii():
+        # IGNORECASE also equates the long s with s and the dotless i with i.
+        lower = lower.replace("\u017f", "s").replace("\u0131", "i")
+    return lower
 
 
 def _scoped(pattern: re.Pattern[str]) -> str:
     """A compiled pattern as source that keeps its own flags inside a larger regex."""
-    flags = ""
-    if pattern.flags & re.IGNORECASE:
-        flags += "i"
-    if pattern.flags & re.VERBOSE:
-        flags += "x"
+    flags = ("i" if pattern.flags & re.IGNORECASE else "") + ("x" if pattern.flags & re.VERBOSE else "")
     return f"(?{flags}:{pattern.pattern})" if flags else f"(?:{pattern.pattern})"
 
 
@@ -152,17 +179,24 @@ class _Engine:
         return False
 
     def scan_line(self, lines: list[str], number: int, only_triggered: bool) -> list[Any]:
-        """Potential secrets on line ``number`` (1-based), as detect-secrets' file scan finds them."""
+        """Potential secrets on line ``number`` (1-based), as detect-secrets' file scan finds them.
+
+        Plugins run before the line filters here (detect-secrets runs them after); filters are
+        pure, so the result is the same, and most lines then never pay for the filters.
+        """
         from detect_secrets.util.code_snippet import get_code_snippet
 
         line = lines[number - 1].rstrip()
-        context = get_code_snippet(lines=lines, line_number=number)
-        if self._filtered(self.line_filters, filename=FILENAME, line=line, context=context):
+        triggered = [
+            entry
+            for entry in self.plugins
+            if not only_triggered or entry.trigger is None or entry.trigger.search(line)
+        ]
+        if not triggered:
             return []
+        context = get_code_snippet(lines=lines, line_number=number)
         found = []
-        for entry in self.plugins:
-            if only_triggered and entry.trigger is not None and not entry.trigger.search(line):
-                continue
+        for entry in triggered:
             for secret in entry.plugin.analyze_line(
                 filename=FILENAME, line=line, line_number=number, context=context
             ):
@@ -172,6 +206,8 @@ class _Engine:
                 if self._filtered(self.context_filters, line=line, context=context, **common):
                     continue
                 found.append(secret)
+        if found and self._filtered(self.line_filters, filename=FILENAME, line=line, context=context):
+            return []
         return found
 
 
@@ -188,25 +224,47 @@ def _engine() -> _Engine:
     return _engine_instance
 
 
-def _lines(text: str) -> list[str]:
-    # As a file read with universal newlines: \r\n and \r end lines too.
-    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+class _Note:
+    """A text prepared once for every detector: newlines normalised, lines, offsets, folded case."""
+
+    def __init__(self, text: str) -> None:
+        # As a file read with universal newlines: \r\n and \r end lines too.
+        self.text = text.replace("\r\n", "\n").replace("\r", "\n")
+        self.lines = self.text.split("\n")
+        self.starts = [0]
+        pos = self.text.find("\n")
+        while pos >= 0:
+            self.starts.append(pos + 1)
+            pos = self.text.find("\n", pos + 1)
+        self.lower = _folded(self.text)
+
+    def line_of(self, offset: int) -> int:
+        """The 1-based line number holding ``offset``."""
+        return bisect.bisect_right(self.starts, offset)
+
+    def line_text(self, number: int) -> str:
+        return self.lines[number - 1]
+
+    def lines_matching(self, regex: re.Pattern[str], lower: bool = False) -> set[int]:
+        """Line numbers where ``regex`` matches (no alternative of ours spans a newline)."""
+        return {self.line_of(m.start()) for m in regex.finditer(self.lower if lower else self.text)}
 
 
-def _detect_secrets_raw(text: str) -> list[tuple[int, Any]]:
+def _detect_secrets_raw(note: _Note) -> list[tuple[int, Any]]:
     engine = _engine()
-    lines = _lines(text)
+    if engine.all_lines_are_candidates:  # pragma: no cover - only with an unknown plugin
+        candidates = set(range(1, len(note.lines) + 1))
+    else:
+        candidates = note.lines_matching(_CANDIDATE_CASED) | note.lines_matching(_CANDIDATE_LOWER, lower=True)
     out: list[tuple[int, Any]] = []
-    for number, line in enumerate(lines, start=1):
-        if not engine.all_lines_are_candidates and not _CANDIDATE.search(line):
-            continue
-        out.extend((number, s) for s in engine.scan_line(lines, number, only_triggered=True))
+    for number in sorted(candidates):
+        out.extend((number, s) for s in engine.scan_line(note.lines, number, only_triggered=True))
     return out
 
 
 def detect_secrets_scan(text: str) -> list[SecretFinding]:
     """What detect-secrets finds in ``text``, skipping the lines that cannot hold a secret."""
-    return sorted({SecretFinding(s.type, n) for n, s in _detect_secrets_raw(text)}, key=_order)
+    return sorted({SecretFinding(s.type, n) for n, s in _detect_secrets_raw(_Note(text))}, key=_order)
 
 
 def detect_secrets_full_scan(text: str) -> list[SecretFinding]:
@@ -218,7 +276,7 @@ def detect_secrets_full_scan(text: str) -> list[SecretFinding]:
     from detect_secrets.core.scan import _process_line_based_plugins
 
     _engine()
-    lines = _lines(text)
+    lines = _Note(text).lines
     return sorted(
         {
             SecretFinding(s.type, s.line_number)
@@ -236,8 +294,9 @@ def _order(f: SecretFinding) -> tuple[int, str]:
 # Our own plugins: data-stack secrets detect-secrets lacks, and unquoted assignments
 # --------------------------------------------------------------------------------------------
 
+# What lessons write instead of a value: references, templates, placeholders.
 _REFERENCE = re.compile(
-    r"""^(?:\$|%|<|\{|\[|\(|@|\*{2,}|x{4,}|X{4,}|\.{3}|…)"""  # ${X} $X %X% <x> {{ }} [REDACTED] ***
+    r"""^(?:\$|%|<|\{|\[|\(|@|\*{2,}|\.{3}|…)"""
     r"""|env_var|environ|getenv|secret\(|vault[:/]|op://|arn:aws|secretsmanager|keyvault|ssm:""",
     re.IGNORECASE,
 )
@@ -251,7 +310,6 @@ _PLACEHOLDER_WORDS = (
     "dummy",
     "sample",
     "xxxx",
-    "<",
     "fake",
     "notreal",
     "not_real",
@@ -261,6 +319,9 @@ _PLACEHOLDER_WORDS = (
 )
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 _PATHLIKE = re.compile(r"^(?:~|\.{1,2})?/|\.(?:json|p8|pem|key|yml|yaml|txt|env|ini|cfg|md|sql|py)$", re.I)
+_PROSE_VALUES = frozenset(
+    "none null true false yes no required optional set unset empty see stored rotated kept".split()
+)
 
 
 def _entropy(value: str) -> float:
@@ -284,11 +345,11 @@ def _not_a_value(value: str) -> bool:
 
 
 def _password_like(value: str, in_code: bool) -> bool:
-    """A password value: prose words pass, anything with digits, symbols or inner capitals does not."""
-    if _not_a_value(value) or len(value) < 4:
+    """A password value: prose words pass; digits, symbols or inner capitals make it a password."""
+    if len(value) < 4 or _not_a_value(value):
         return False
     if in_code:  # in a fenced profile or config block, any literal value is a real password
-        return not value.isalpha() or value.lower() not in _PROSE_VALUES
+        return value.lower() not in _PROSE_VALUES
     if len(value) < 6:
         return False
     has_digit = any(c.isdigit() for c in value)
@@ -298,58 +359,16 @@ def _password_like(value: str, in_code: bool) -> bool:
 
 
 def _token_like(value: str) -> bool:
-    """A key or token value: long, varied, not a word or an identifier."""
-    if _not_a_value(value) or len(value) < 16:
+    """A key or token value: long and varied, not a word or an identifier."""
+    if len(value) < 16 or _not_a_value(value):
         return False
     has_digit = any(c.isdigit() for c in value)
     mixed = any(c.isupper() for c in value) and any(c.islower() for c in value)
     return (has_digit or mixed) and _entropy(value) >= 3.0
 
 
-_PROSE_VALUES = frozenset(
-    "none null true false yes no required optional set unset empty see stored rotated kept".split()
-)
-
-_ASSIGN = re.compile(
-    r"""(?ix)
-    (?<![A-Za-z0-9])
-    (?P<key>[A-Za-z0-9_.\-]{0,40}?
-        (?P<word>pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key
-         |auth[_\-]?key|private[_\-]?key|client[_\-]?key|credentials?|auth))
-    (?![A-Za-z0-9])
-    ["'`\]]{0,2}[ \t]*
-    (?::=|=>|=|:)[ \t]*
-    (?P<q>["'`]?)
-    (?P<value>[^\s"'`,;]+)
-    """
-)
-# "the password is Hunter2!", "the API key was ...": prose with a value after is/was.
-_PROSE_IS = re.compile(
-    r"""(?i)\b(?P<word>password|passphrase|api[ _-]?key|token|secret)\s+(?:is|was|=)\s+["'`]?(?P<value>[^\s"'`,;]+)"""
-)
-_CONTEXT_TYPES = (
-    ("looker", "Looker Client Secret", "Looker API Credentials"),
-    ("fivetran", "Fivetran API Secret", "Fivetran API Key"),
-    ("atlassian", "Atlassian API Token", "Atlassian API Token"),
-    ("jira", "Atlassian API Token", "Atlassian API Token"),
-    ("confluence", "Atlassian API Token", "Atlassian API Token"),
-    ("snowflake", "Snowflake Password", "Snowflake Credentials"),
-)
-
-
-def _assignment_type(key: str, word: str, line: str) -> str:
-    lower_key, lower_line = key.lower(), line.lower()
-    is_password = word.lower().startswith(("pass", "pwd"))
-    for marker, secret_type, other_type in _CONTEXT_TYPES:
-        if marker in lower_key or marker in lower_line:
-            if marker == "snowflake" and not is_password:
-                return other_type
-            if marker in ("looker", "fivetran"):
-                return secret_type if "secret" in lower_key else other_type
-            return secret_type
-    if is_password:
-        return "Password"
-    return "Secret Assignment"
+def _has_digit_and_letter(value: str) -> bool:
+    return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
 
 
 @dataclass(frozen=True)
@@ -359,67 +378,120 @@ class _Span:
     type: str
 
 
-Rule = Callable[[str, Callable[[int], bool]], Iterable[_Span]]
+Rule = Callable[[_Note, Callable[[int], bool]], Iterable[_Span]]
 
 
-def _regex_rule(secret_type: str, pattern: str, group: int = 0, check: Callable[[str], bool] | None = None,
-                flags: int = 0) -> Rule:
-    compiled = re.compile(pattern, flags)
+def _regex_rule(
+    secret_type: str,
+    gates: tuple[str, ...],
+    pattern: str,
+    group: int = 0,
+    check: Callable[[str], bool] | None = None,
+) -> Rule:
+    """A rule run only when one of its ``gates`` (lower-case literals) is in the note."""
+    compiled = re.compile(pattern)
 
-    def rule(text: str, in_code: Callable[[int], bool]) -> Iterable[_Span]:
-        for m in compiled.finditer(text):
+    def rule(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
+        if not any(gate in note.lower for gate in gates):
+            return
+        for m in compiled.finditer(note.text):
             value = m.group(group)
             if value and (check is None or check(value)):
                 yield _Span(m.start(group), m.end(group), secret_type)
 
+    rule.__name__ = secret_type
     return rule
 
 
-def _has_digit_and_letter(value: str) -> bool:
-    return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+# key = value, key: value, "key": "value", KEY=value: the key ends in a secret word.
+_ASSIGN_WORD = re.compile(r"pass|pwd|secret|token|key|auth|credential")
+_ASSIGN = re.compile(
+    r"""(?ix)
+    (?<![A-Za-z0-9])
+    (?P<key>[A-Za-z0-9_.\-]{0,40}?
+        (?P<word>pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key
+         |auth[_\-]?key|private[_\-]?key|client[_\-]?key|credentials?|auth))
+    (?![A-Za-z0-9])
+    ["'`\]]{0,2}[ \t]*
+    (?::=|=>|=|:)[ \t]*
+    ["'`]?
+    (?P<value>[^\s"'`,;]+)
+    """
+)
+# "the password is Hunter2!", "the API key was ...": prose with a value after is/was.
+_PROSE_IS = re.compile(
+    r"""(?i)\b(?P<word>password|passphrase|api[ _-]?key|token|secret)\s+(?:is|was|=)\s+["'`]?(?P<value>[^\s"'`,;]+)"""
+)
+# Name the service when the key or its line says which one it is.
+_CONTEXT_TYPES = (
+    ("looker", "Looker Client Secret", "Looker API Credentials"),
+    ("fivetran", "Fivetran API Secret", "Fivetran API Key"),
+    ("atlassian", "Atlassian API Token", "Atlassian API Token"),
+    ("jira", "Atlassian API Token", "Atlassian API Token"),
+    ("confluence", "Atlassian API Token", "Atlassian API Token"),
+    ("snowflake", "Snowflake Password", "Snowflake Credentials"),
+    ("dbt", "dbt Profile Password", "dbt Credentials"),
+)
 
 
-def _assignments(text: str, in_code: Callable[[int], bool]) -> Iterable[_Span]:
-    for m in _ASSIGN.finditer(text):
-        value = m.group("value").rstrip(".)")
-        word = m.group("word").lower()
-        code = in_code(m.start())
-        ok = _password_like(value, code) if word.startswith(("pass", "pwd")) else _token_like(value)
-        if not ok and word in ("secret", "credential", "credentials") and code:
-            ok = _password_like(value, code) and len(value) >= 8
-        if ok:
-            line_start = text.rfind("\n", 0, m.start()) + 1
-            line_end = text.find("\n", m.end())
-            line = text[line_start : line_end if line_end >= 0 else len(text)]
-            start = m.start("value")
-            yield _Span(start, start + len(value), _assignment_type(m.group("key"), word, line))
-    for m in _PROSE_IS.finditer(text):
-        value = m.group("value").rstrip(".)")
-        word = m.group("word").lower()
-        ok = _password_like(value, False) if word.startswith("pass") else _token_like(value)
-        if ok:
-            start = m.start("value")
-            yield _Span(start, start + len(value), "Password" if word.startswith("pass") else "Secret Assignment")
+def _assignment_type(key: str, word: str, line: str) -> str:
+    lower_key, lower_line = key.lower(), line.lower()
+    is_password = word.startswith(("pass", "pwd"))
+    for marker, secret_type, other_type in _CONTEXT_TYPES:
+        if marker in lower_key or marker in lower_line:
+            if marker in ("snowflake", "dbt"):
+                return secret_type if is_password else other_type
+            if marker in ("looker", "fivetran"):
+                return secret_type if "secret" in lower_key else other_type
+            return secret_type
+    return "Password" if is_password else "Secret Assignment"
 
 
-_DB_SCHEMES = (
-    "postgres|postgresql|mysql|mariadb|snowflake|redshift|mssql|sqlserver|oracle|mongodb|redis|rediss|"
-    "clickhouse|databricks|trino|presto|vertica|db2|cockroachdb|teradata|bigquery|duckdb|amqp|hive|impala"
+def _assignments(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
+    for number in sorted(note.lines_matching(_ASSIGN_WORD, lower=True)):
+        line = note.line_text(number)
+        offset = note.starts[number - 1]
+        for m in _ASSIGN.finditer(line):
+            value = m.group("value").rstrip(".)")
+            word = m.group("word").lower()
+            code = in_code(offset)
+            if word.startswith(("pass", "pwd")):
+                ok = _password_like(value, code)
+            else:
+                ok = _token_like(value) or (
+                    code and word.startswith(("secret", "credential")) and _password_like(value, code)
+                )
+            if ok:
+                start = offset + m.start("value")
+                yield _Span(start, start + len(value), _assignment_type(m.group("key"), word, line))
+        for m in _PROSE_IS.finditer(line):
+            value = m.group("value").rstrip(".)")
+            is_password = m.group("word").lower().startswith("pass")
+            if _password_like(value, False) if is_password else _token_like(value):
+                start = offset + m.start("value")
+                yield _Span(start, start + len(value), "Password" if is_password else "Secret Assignment")
+
+
+_DB_SCHEMES = re.compile(
+    r"postgres|postgresql|mysql|mariadb|snowflake|redshift|mssql|sqlserver|oracle|mongodb|redis|rediss|"
+    r"clickhouse|databricks|trino|presto|vertica|db2|cockroachdb|teradata|bigquery|duckdb|amqp|hive|impala"
 )
 _URL_CREDENTIALS = re.compile(
     r"(?i)\b(?P<scheme>(?:jdbc:)?[a-z][a-z0-9+.\-]*)://(?P<user>[^\s:/@'\"<>]+):(?P<password>[^\s@'\"<>/]+)@"
 )
 
 
-def _url_credentials(text: str, in_code: Callable[[int], bool]) -> Iterable[_Span]:
-    for m in _URL_CREDENTIALS.finditer(text):
+def _url_credentials(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
+    if "://" not in note.text:
+        return
+    for m in _URL_CREDENTIALS.finditer(note.text):
         password = m.group("password")
         if _not_a_value(password) or password.lower() in ("password", "pass", "passwd", "pwd", "secret"):
             continue
         if password.isdigit() and len(password) <= 5:  # host:port, not user:password
             continue
         scheme = m.group("scheme").lower().removeprefix("jdbc:").split("+")[0]
-        kind = "Database URL Password" if re.fullmatch(_DB_SCHEMES, scheme) else "URL Credentials"
+        kind = "Database URL Password" if _DB_SCHEMES.fullmatch(scheme) else "URL Credentials"
         yield _Span(m.start("password"), m.end("password"), kind)
 
 
@@ -431,64 +503,85 @@ _PRIVATE_KEY_BLOCK = re.compile(
 )
 
 
-def _private_keys(text: str, in_code: Callable[[int], bool]) -> Iterable[_Span]:
-    for m in _PRIVATE_KEY_BLOCK.finditer(text):
+def _private_keys(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
+    if "PRIVATE KEY" not in note.text:
+        return
+    for m in _PRIVATE_KEY_BLOCK.finditer(note.text):
         yield _Span(m.start(), m.end(), "Private Key")
 
 
+# A GCP service-account key file: "private_key_id": "<hex>", "private_key": "-----BEGIN ...".
 _GCP_KEY = re.compile(r'"private_key(?P<id>_id)?"\s*:\s*"(?P<value>[^"]{16,})"')
 
 
-def _gcp_service_account(text: str, in_code: Callable[[int], bool]) -> Iterable[_Span]:
-    for m in _GCP_KEY.finditer(text):
+def _gcp_service_account(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
+    if "private_key" not in note.text:
+        return
+    for m in _GCP_KEY.finditer(note.text):
         value = m.group("value")
         if m.group("id"):
             if not re.fullmatch(r"[0-9a-fA-F]{16,64}", value):
                 continue
-        elif not ("PRIVATE KEY" in value or re.fullmatch(r"[A-Za-z0-9+/=\\n]{40,}", value)):
+        elif not ("PRIVATE KEY" in value or re.fullmatch(r"[A-Za-z0-9+/=\\]{40,}", value)):
             continue
         yield _Span(m.start("value"), m.end("value"), "GCP Service Account Key")
 
 
 _RULES: tuple[Rule, ...] = (
-    _regex_rule("Anthropic API Key", r"\bsk-ant-[A-Za-z0-9_\-]{20,}"),
+    _regex_rule("Anthropic API Key", ("sk-ant-",), r"\bsk-ant-[A-Za-z0-9_\-]{20,}"),
     _regex_rule(
         "OpenAI Token",
+        ("sk-",),
         r"\bsk-(?!ant-)(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\-]{20,}",
         check=_has_digit_and_letter,
     ),
-    _regex_rule("GitHub Token", r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})"),
+    _regex_rule(
+        "GitHub Token",
+        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+        r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})",
+    ),
     _regex_rule(
         "Slack Token",
+        ("xox", "xapp-", "hooks.slack.com"),
         r"\b(?:xox[abposre]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,})"
         r"|https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/]{10,}",
     ),
-    _regex_rule("AWS Access Key", r"\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b"),
+    _regex_rule(
+        "AWS Access Key",
+        ("akia", "asia", "abia", "acca", "a3t"),
+        r"\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b",
+    ),
     _regex_rule(
         "AWS Secret Access Key",
+        ("secret",),
         r"(?i)aws_?secret_?(?:access_?)?key[\"'`\]]{0,2}\s*(?:=|:)\s*[\"'`]?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
         group=1,
     ),
-    _regex_rule("Atlassian API Token", r"\bAT[AC]TT[A-Za-z0-9_\-=]{20,}"),
-    _regex_rule("Google API Key", r"\bAIza[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])"),
-    _regex_rule("Google OAuth Client Secret", r"\bGOCSPX-[A-Za-z0-9_\-]{20,}"),
-    _regex_rule("Databricks Token", r"\bdapi[0-9a-f]{32}(?:-\d+)?\b"),
-    _regex_rule("dbt Cloud Token", r"\bdbt[cu]_[A-Za-z0-9_\-]{30,}"),
-    _regex_rule("JSON Web Token", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+    _regex_rule("Atlassian API Token", ("atatt", "atctt"), r"\bAT[AC]TT[A-Za-z0-9_\-=]{20,}"),
+    _regex_rule("Google API Key", ("aiza",), r"\bAIza[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])"),
+    _regex_rule("Google OAuth Client Secret", ("gocspx-",), r"\bGOCSPX-[A-Za-z0-9_\-]{20,}"),
+    _regex_rule("Databricks Token", ("dapi",), r"\bdapi[0-9a-f]{32}(?:-\d+)?\b"),
+    _regex_rule("dbt Cloud Token", ("dbtc_", "dbtu_"), r"\bdbt[cu]_[A-Za-z0-9_\-]{30,}"),
+    _regex_rule(
+        "JSON Web Token", ("eyj",), r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"
+    ),
     _regex_rule(
         "Bearer Token",
+        ("bearer",),
         r"(?i)\bbearer\s+([A-Za-z0-9\-._~+/]{16,}=*)",
         group=1,
         check=lambda v: _token_like(v) or (len(v) >= 24 and _has_digit_and_letter(v) and not _not_a_value(v)),
     ),
     _regex_rule(
         "Basic Auth Header",
+        ("basic",),
         r"(?i)\bauthorization[\"'`]?\s*[:=]?\s*[\"'`]?basic\s+([A-Za-z0-9+/]{12,}={0,2})",
         group=1,
         check=lambda v: not _not_a_value(v),
     ),
     _regex_rule(
-        "Credential Pair",  # curl -u KEY:SECRET, how Fivetran's API is called
+        "Credential Pair",  # curl -u KEY:SECRET, how Fivetran's REST API is called
+        ("curl",),
         r"(?i)\bcurl\b[^\n]*?\s(?:-u|--user)\s+[\"']?[A-Za-z0-9_\-]{8,}:([A-Za-z0-9_\-]{12,})",
         group=1,
         check=_token_like,
@@ -504,66 +597,56 @@ _FENCE = re.compile(r"^[ \t]{0,3}(?:```|~~~)", re.MULTILINE)
 
 def _code_checker(text: str) -> Callable[[int], bool]:
     """Whether an offset sits inside a fenced code block (profiles and configs live there)."""
-    fences = [m.start() for m in _FENCE.finditer(text)]
-    if not fences:
+    if "```" not in text and "~~~" not in text:
         return lambda offset: False
+    fences = [m.start() for m in _FENCE.finditer(text)]
     return lambda offset: bisect.bisect_right(fences, offset) % 2 == 1
 
 
-def _own_spans(text: str) -> list[_Span]:
-    in_code = _code_checker(text)
+def _own_spans(note: _Note) -> list[_Span]:
+    in_code = _code_checker(note.text)
     spans: list[_Span] = []
     for rule in _RULES:
-        spans.extend(rule(text, in_code))
+        spans.extend(rule(note, in_code))
     return spans
-
-
-def _line_starts(text: str) -> list[int]:
-    starts = [0]
-    starts.extend(i + 1 for i, ch in enumerate(text) if ch == "\n")
-    return starts
 
 
 def own_scan(text: str) -> list[SecretFinding]:
     """What our own plugins find (data-stack secrets and unquoted assignments)."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    spans = _own_spans(text)
-    if not spans:
-        return []
-    starts = _line_starts(text)
-    return sorted({SecretFinding(s.type, bisect.bisect_right(starts, s.start)) for s in spans}, key=_order)
+    note = _Note(text)
+    return sorted({SecretFinding(s.type, note.line_of(s.start)) for s in _own_spans(note)}, key=_order)
 
 
 def scan(text: str) -> list[SecretFinding]:
     """Every secret in ``text``: detect-secrets' findings plus our own plugins', by line."""
     if not text:
         return []
-    return sorted(set(detect_secrets_scan(text)) | set(own_scan(text)), key=_order)
+    note = _Note(text)
+    found = {SecretFinding(s.type, n) for n, s in _detect_secrets_raw(note)}
+    found.update(SecretFinding(s.type, note.line_of(s.start)) for s in _own_spans(note))
+    return sorted(found, key=_order)
 
 
 def redact(text: str) -> str:
     """``text`` with every secret value replaced by ``[REDACTED:<type>]``; the rest kept.
 
-    Line endings are normalised to ``\\n`` (run transcripts are stored that way).
+    Line endings come back as ``\n`` (run transcripts are stored that way).
     """
     if not text:
         return text
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    spans = _own_spans(text)
-    starts = _line_starts(text)
-    for number, secret in _detect_secrets_raw(text):
+    note = _Note(text)
+    spans = _own_spans(note)
+    for number, secret in _detect_secrets_raw(note):
         value = secret.secret_value or ""
         if not value:
             continue
-        line_start = starts[number - 1]
-        line = text[line_start : starts[number] - 1 if number < len(starts) else len(text)]
-        # Whole occurrences only, so a short value does not eat parts of other words.
+        line, offset = note.line_text(number), note.starts[number - 1]
+        # Whole occurrences first, so a short value does not eat parts of other words.
         found = list(re.finditer(rf"(?<![A-Za-z0-9]){re.escape(value)}(?![A-Za-z0-9])", line))
-        if not found:
-            found = list(re.finditer(re.escape(value), line))
-        spans.extend(_Span(line_start + m.start(), line_start + m.end(), secret.type) for m in found)
+        found = found or list(re.finditer(re.escape(value), line))
+        spans.extend(_Span(offset + m.start(), offset + m.end(), secret.type) for m in found)
     if not spans:
-        return text
+        return note.text
     spans.sort(key=lambda s: (s.start, -s.end))
     merged: list[_Span] = []
     for span in spans:
@@ -575,8 +658,8 @@ def redact(text: str) -> str:
     out: list[str] = []
     pos = 0
     for span in merged:
-        out.append(text[pos : span.start])
+        out.append(note.text[pos : span.start])
         out.append(f"[REDACTED:{span.type}]")
         pos = span.end
-    out.append(text[pos:])
+    out.append(note.text[pos:])
     return "".join(out)

@@ -25,6 +25,8 @@ class Command(JsonCommand):
         parser.add_argument("dir", help="The folder to write into; made if missing.")
 
     def run(self, **options: Any) -> dict[str, Any]:
+        # JsonCommand.progress reads self.verbosity, which BaseCommand only passes in options.
+        self.verbosity = options.get("verbosity", 1)
         try:
             store = store_for_spec(options["store"])
             result = store_export(store, options["dir"], progress=self.progress)

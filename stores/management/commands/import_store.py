@@ -32,6 +32,8 @@ class Command(JsonCommand):
                             help="The person the versions are written as (a console admin).")
 
     def run(self, **options: Any) -> dict[str, Any]:
+        # JsonCommand.progress reads self.verbosity, which BaseCommand only passes in options.
+        self.verbosity = options.get("verbosity", 1)
         try:
             store = store_for_spec(options["store"])
             user = person_get(options["as_user"])

@@ -1,0 +1,1 @@
+"""The console's pages for escalation contacts and console admins (server-rendered, no JavaScript)."""

@@ -1,0 +1,28 @@
+"""The console's pages under /console/. Every action is a POST with CSRF protection."""
+
+from django.contrib.auth.views import LogoutView
+from django.urls import path
+
+from . import views
+
+app_name = "console"
+
+urlpatterns = [
+    path("login/", views.ConsoleLoginView.as_view(), name="login"),
+    path("logout/", LogoutView.as_view(), name="logout"),
+    path("", views.memory_home, name="home"),
+    path("stores/<str:store_id>/", views.store_detail, name="store"),
+    path("stores/<str:store_id>/memories/<str:memory_id>/", views.memory_detail, name="memory"),
+    path(
+        "stores/<str:store_id>/memories/<str:memory_id>/versions/<str:version_id>/",
+        views.version_detail,
+        name="version",
+    ),
+    path("stores/<str:store_id>/memories/<str:memory_id>/delete/", views.memory_delete_view, name="delete"),
+    path("stores/<str:store_id>/deleted/", views.deleted_list, name="deleted"),
+    path("stores/<str:store_id>/deleted/<str:memory_id>/restore/", views.memory_restore_view, name="restore"),
+    path("stores/<str:store_id>/deleted/<str:memory_id>/redact/", views.memory_redact_view, name="redact"),
+    path("set-asides/<str:set_aside_id>/", views.set_aside_detail, name="set_aside"),
+    path("set-asides/<str:set_aside_id>/use/", views.set_aside_use_view, name="set_aside_use"),
+    path("set-asides/<str:set_aside_id>/dismiss/", views.set_aside_dismiss_view, name="set_aside_dismiss"),
+]

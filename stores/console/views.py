@@ -1,0 +1,486 @@
+"""The console's pages for people: the Memory page, a store, a file and its versions, Delete,
+Recently deleted, Restore, Redact all versions, and set-aside texts.
+
+Views parse, call one selector or service, and render. The services decide (through the
+console's checks) with the person as the writer; a store the person may not see answers 404 on
+every page, exactly like a store that does not exist.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import LoginView
+from django.core.paginator import Paginator
+from django.db.models import Case, Count, IntegerField, QuerySet, Value, When
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from stores.console_checks.request import Writer
+from stores.errors import ConsoleError, NotFound
+from stores.models import Memory, SetAside, SetAsideStatus, Store, StoreKind
+from stores.selectors import live_memories, stores_for_person
+from stores.services.memories import memory_delete, memory_restore
+from stores.services.redaction import memory_redact_all_versions
+from stores.services.set_asides import set_aside_dismiss, set_aside_use
+
+from . import redaction  # noqa: F401  (registers the console's redaction scrubbers)
+from .diffs import text_diff
+from .forms import DeleteForm, PathFilterForm, RedactForm
+from .markdown import render_markdown
+
+FILES_PER_PAGE = 200
+DELETED_PER_PAGE = 100
+FIRST_LINES = 8
+KIND_ORDER = [StoreKind.PROJECT, StoreKind.AGENT, StoreKind.TOOLSET, StoreKind.PRACTICE, StoreKind.SHARED]
+KIND_HEADINGS = {
+    StoreKind.PROJECT: "Project stores",
+    StoreKind.AGENT: "Agent stores",
+    StoreKind.TOOLSET: "Toolset stores",
+    StoreKind.PRACTICE: "Practice store",
+    StoreKind.SHARED: "Shared stores",
+}
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _writer(request: HttpRequest) -> Writer:
+    return Writer(user=request.user, door="console")
+
+
+def _store_or_404(request: HttpRequest, store_id: str) -> Store:
+    """The store, if this person may see it; otherwise 404, the same as a store that does not exist."""
+    store = stores_for_person(request.user).filter(public_id=store_id).first()
+    if store is None:
+        raise Http404("No such memory store.")
+    return store
+
+
+def _recently_deleted(store: Store) -> QuerySet[Memory]:
+    return Memory.objects.filter(store=store, deleted_at__gte=_deleted_cutoff())
+
+
+def _deleted_cutoff() -> datetime:
+    return timezone.now() - timedelta(days=settings.RECENTLY_DELETED_DAYS)
+
+
+def actor_name(actor: dict[str, Any] | None) -> str:
+    """A person-readable name for an actor object (section 0 of the API reference)."""
+    if not actor:
+        return "unknown"
+    name = actor.get("name") or "unknown"
+    if actor.get("type") == "session_actor":
+        return f"{name} (run {actor.get('session_id', '')})"
+    if actor.get("type") == "api_actor":
+        return f"{name} (API key {actor.get('api_key_id', '')})"
+    return name
+
+
+def _first_lines(text: str) -> list[str]:
+    return text.splitlines()[:FIRST_LINES]
+
+
+def _counts_by_store(qs: QuerySet) -> dict[int, int]:
+    return dict(qs.values("store_id").annotate(n=Count("id")).values_list("store_id", "n"))
+
+
+def _error_status(exc: ConsoleError) -> int:
+    return exc.status if 400 <= exc.status < 500 else 400
+
+
+# --- signing in --------------------------------------------------------------------------------
+
+
+class ConsoleLoginView(LoginView):
+    """Django's login view with the console's page and a plain lockout message.
+
+    Django's AuthenticationForm calls ``authenticate(request, ...)``, which django-axes needs to
+    count failures by username and address. When axes refuses a locked-out sign-in, this view
+    answers with the login page saying so (status 429) and clears axes' flag so its middleware
+    does not swap the page for its bare default.
+    """
+
+    template_name = "console/login.html"
+    redirect_authenticated_user = True
+
+    def form_invalid(self, form):
+        if getattr(self.request, "axes_locked_out", False):
+            self.request.axes_locked_out = False
+            minutes = int(round(float(getattr(settings, "AXES_COOLOFF_TIME", 0.25) or 0) * 60))
+            context = self.get_context_data(form=form, locked_out=True, cooloff_minutes=minutes)
+            return self.render_to_response(context, status=429)
+        return super().form_invalid(form)
+
+
+# --- the Memory page and a store -------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def memory_home(request: HttpRequest) -> HttpResponse:
+    """The Memory page: every store this person may see, with its counts."""
+    kind_rank = Case(
+        *[When(kind=kind, then=Value(rank)) for rank, kind in enumerate(KIND_ORDER)],
+        default=Value(len(KIND_ORDER)),
+        output_field=IntegerField(),
+    )
+    stores = list(stores_for_person(request.user).annotate(kind_rank=kind_rank).order_by("kind_rank", "name"))
+    ids = [s.pk for s in stores]
+    live = _counts_by_store(Memory.objects.filter(store_id__in=ids, deleted_at__isnull=True))
+    deleted = _counts_by_store(
+        Memory.objects.filter(store_id__in=ids, deleted_at__gte=_deleted_cutoff(), redacted_at__isnull=True)
+    )
+    waiting = _counts_by_store(SetAside.objects.filter(store_id__in=ids, status=SetAsideStatus.OPEN))
+    groups: list[dict[str, Any]] = []
+    for store in stores:
+        row = {
+            "store": store,
+            "memories": live.get(store.pk, 0),
+            "deleted": deleted.get(store.pk, 0),
+            "set_asides": waiting.get(store.pk, 0),
+        }
+        if not groups or groups[-1]["kind"] != store.kind:
+            groups.append({"kind": store.kind, "heading": KIND_HEADINGS.get(store.kind, store.kind), "rows": []})
+        groups[-1]["rows"].append(row)
+    return render(request, "console/memory.html", {"groups": groups, "store_count": len(stores)})
+
+
+@dataclass(frozen=True)
+class FileRow:
+    memory: Memory
+    name: str
+    changed_at: datetime
+    changed_by: str
+
+
+@login_required
+@require_GET
+def store_detail(request: HttpRequest, store_id: str) -> HttpResponse:
+    """A store: its files by folder, with first line and last change; set-aside texts waiting."""
+    store = _store_or_404(request, store_id)
+    form = PathFilterForm(request.GET or None)
+    memories = live_memories(store).order_by("path")
+    path_filter = ""
+    if form.is_valid():
+        path_filter = form.cleaned_data["path"].strip()
+    if path_filter:
+        if path_filter.startswith("/"):
+            memories = memories.filter(path__startswith=path_filter)
+        else:
+            memories = memories.filter(path__icontains=path_filter)
+    page = Paginator(memories, FILES_PER_PAGE).get_page(request.GET.get("page"))
+    rows = list(page.object_list)
+    heads = {
+        v.version_id: v
+        for v in Memory.history.filter(store_id=store.pk, version_id__in=[m.head_version_id for m in rows]).only(
+            "version_id", "actor", "history_date"
+        )
+    }
+    folders: dict[str, list[FileRow]] = {}
+    for memory in rows:
+        folder, _, name = memory.path.rpartition("/")
+        head = heads.get(memory.head_version_id)
+        folders.setdefault(folder + "/", []).append(
+            FileRow(
+                memory=memory,
+                name=name,
+                changed_at=head.history_date if head else memory.updated_at,
+                changed_by=actor_name(head.actor) if head else "unknown",
+            )
+        )
+    set_asides = list(
+        SetAside.objects.filter(store=store, status=SetAsideStatus.OPEN).select_related("memory").order_by("created_at")
+    )
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "store": store,
+        "form": form,
+        "path_filter": path_filter,
+        "folders": sorted(folders.items()),
+        "page": page,
+        "page_query": query.urlencode(),
+        "set_asides": set_asides,
+        "deleted_count": _recently_deleted(store).filter(redacted_at__isnull=True).count(),
+        "recently_deleted_days": settings.RECENTLY_DELETED_DAYS,
+    }
+    return render(request, "console/store.html", context)
+
+
+# --- a file, its versions and their differences ------------------------------------------------
+
+
+def _memory_or_404(store: Store, memory_id: str, **filters: Any) -> Memory:
+    memory = Memory.objects.filter(store=store, public_id=memory_id, **filters).first()
+    if memory is None:
+        raise Http404("No such memory.")
+    return memory
+
+
+@dataclass(frozen=True)
+class VersionRow:
+    version: Any
+    who: str
+    why: str
+    redacted: bool
+
+
+def _version_rows(memory: Memory) -> list[VersionRow]:
+    return [
+        VersionRow(
+            version=v,
+            who=actor_name(v.actor),
+            why=v.history_change_reason or "",
+            redacted=v.version_redacted_at is not None,
+        )
+        for v in memory.history.order_by("-history_id")
+    ]
+
+
+@login_required
+@require_GET
+def memory_detail(request: HttpRequest, store_id: str, memory_id: str) -> HttpResponse:
+    """A file: its content as safe Markdown, and its versions with who, when, operation and why."""
+    store = _store_or_404(request, store_id)
+    memory = _memory_or_404(store, memory_id)
+    show_text = memory.redacted_at is None
+    context = {
+        "store": store,
+        "memory": memory,
+        "rendered": render_markdown(memory.content) if show_text else "",
+        "show_text": show_text,
+        "versions": _version_rows(memory),
+        "deleted_by": actor_name(memory.deleted_by) if memory.deleted_by else "",
+        "redacted_by": actor_name(memory.redacted_by) if memory.redacted_by else "",
+        "set_asides": memory.set_asides.filter(status=SetAsideStatus.OPEN).order_by("created_at"),
+        "restorable": memory.is_deleted and memory.redacted_at is None and memory.deleted_at >= _deleted_cutoff(),
+    }
+    return render(request, "console/memory_detail.html", context)
+
+
+@login_required
+@require_GET
+def version_detail(request: HttpRequest, store_id: str, memory_id: str, version_id: str) -> HttpResponse:
+    """One version, and the difference between it and the version before it."""
+    store = _store_or_404(request, store_id)
+    memory = _memory_or_404(store, memory_id)
+    version = memory.history.filter(version_id=version_id).first()
+    if version is None:
+        raise Http404("No such version.")
+    previous = memory.history.filter(history_id__lt=version.history_id).order_by("-history_id").first()
+    redacted = version.version_redacted_at is not None
+    previous_redacted = previous is not None and previous.version_redacted_at is not None
+    diff: list = []
+    path_change: tuple[str, str] | None = None
+    if not redacted and not previous_redacted:
+        if previous is None:
+            diff = text_diff("", version.content, old_label="(nothing)", new_label=version.version_id)
+        else:
+            delta = version.diff_against(previous, included_fields=["content", "path"])
+            for change in delta.changes:
+                if change.field == "content":
+                    diff = text_diff(
+                        change.old or "", change.new or "", old_label=previous.version_id, new_label=version.version_id
+                    )
+                elif change.field == "path":
+                    path_change = (change.old, change.new)
+    context = {
+        "store": store,
+        "memory": memory,
+        "version": version,
+        "who": actor_name(version.actor),
+        "why": version.history_change_reason or "",
+        "previous": previous,
+        "redacted": redacted,
+        "previous_redacted": previous_redacted,
+        "redacted_by": actor_name(version.version_redacted_by) if version.version_redacted_by else "",
+        "diff": diff,
+        "path_change": path_change,
+    }
+    return render(request, "console/version.html", context)
+
+
+# --- Delete, Recently deleted, Restore, Redact all versions ----------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def memory_delete_view(request: HttpRequest, store_id: str, memory_id: str) -> HttpResponse:
+    """The Delete confirmation (path and first lines, optional reason); POST deletes at once."""
+    store = _store_or_404(request, store_id)
+    memory = _memory_or_404(store, memory_id, deleted_at__isnull=True)
+    form = DeleteForm(request.POST if request.method == "POST" else None)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            memory_delete(
+                writer=_writer(request), store=store, memory_id=memory.public_id, reason=form.cleaned_data["reason"]
+            )
+        except NotFound as exc:
+            raise Http404(exc.message) from exc
+        except ConsoleError as exc:
+            messages.error(request, exc.message)
+            status = _error_status(exc)
+        else:
+            messages.success(
+                request,
+                f"Deleted {memory.path}. It has left the store; you can restore it from Recently deleted "
+                f"for {settings.RECENTLY_DELETED_DAYS} days.",
+            )
+            return redirect("console:store", store_id=store.public_id)
+    elif request.method == "POST":
+        status = 400
+    context = {"store": store, "memory": memory, "form": form, "first_lines": _first_lines(memory.content)}
+    return render(request, "console/delete.html", context, status=status)
+
+
+@dataclass(frozen=True)
+class DeletedRow:
+    memory: Memory
+    deleted_by: str
+    redacted_by: str
+    restorable_until: datetime
+
+
+@login_required
+@require_GET
+def deleted_list(request: HttpRequest, store_id: str) -> HttpResponse:
+    """Recently deleted: memories deleted in the last RECENTLY_DELETED_DAYS days, newest first."""
+    store = _store_or_404(request, store_id)
+    qs = _recently_deleted(store).order_by("-deleted_at", "-pk")
+    page = Paginator(qs, DELETED_PER_PAGE).get_page(request.GET.get("page"))
+    days = timedelta(days=settings.RECENTLY_DELETED_DAYS)
+    rows = [
+        DeletedRow(
+            memory=m,
+            deleted_by=actor_name(m.deleted_by),
+            redacted_by=actor_name(m.redacted_by) if m.redacted_by else "",
+            restorable_until=m.deleted_at + days,
+        )
+        for m in page.object_list
+    ]
+    context = {"store": store, "rows": rows, "page": page, "recently_deleted_days": settings.RECENTLY_DELETED_DAYS}
+    return render(request, "console/deleted.html", context)
+
+
+@login_required
+@require_POST
+def memory_restore_view(request: HttpRequest, store_id: str, memory_id: str) -> HttpResponse:
+    """Restore: bring a deleted memory back, with its id, as a new version; refusals change nothing."""
+    store = _store_or_404(request, store_id)
+    try:
+        memory = memory_restore(writer=_writer(request), store=store, memory_id=memory_id)
+    except NotFound as exc:
+        raise Http404(exc.message) from exc
+    except ConsoleError as exc:
+        messages.error(request, exc.message)
+        return redirect("console:deleted", store_id=store.public_id)
+    messages.success(request, f"Restored {memory.path}, with its id, as a new version.")
+    return redirect("console:memory", store_id=store.public_id, memory_id=memory.public_id)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def memory_redact_view(request: HttpRequest, store_id: str, memory_id: str) -> HttpResponse:
+    """Redact all versions of a deleted memory, after a confirmation that says it cannot be undone."""
+    store = _store_or_404(request, store_id)
+    memory = _memory_or_404(store, memory_id, deleted_at__isnull=False)
+    form = RedactForm(request.POST if request.method == "POST" else None, initial={"confirm": "yes"})
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                memory_redact_all_versions(writer=_writer(request), store=store, memory_id=memory.public_id)
+            except NotFound as exc:
+                raise Http404(exc.message) from exc
+            except ConsoleError as exc:
+                messages.error(request, exc.message)
+                status = _error_status(exc)
+            else:
+                # The message names the id only: the path is part of what was redacted.
+                messages.success(
+                    request,
+                    f"Redacted all versions of {memory.public_id}. Its text and path are gone for good; "
+                    "who redacted it and when stays on record.",
+                )
+                return redirect("console:deleted", store_id=store.public_id)
+        else:
+            status = 400
+    context = {
+        "store": store,
+        "memory": memory,
+        "form": form,
+        "first_lines": _first_lines(memory.content),
+        "version_count": memory.history.count(),
+        "redacted_by": actor_name(memory.redacted_by) if memory.redacted_by else "",
+    }
+    return render(request, "console/redact.html", context, status=status)
+
+
+# --- set-aside texts ---------------------------------------------------------------------------
+
+
+def _set_aside_or_404(request: HttpRequest, set_aside_id: str) -> SetAside:
+    """The set-aside text, if this person may see its store; otherwise 404."""
+    set_aside = (
+        SetAside.objects.select_related("memory", "store")
+        .filter(public_id=set_aside_id, store__in=stores_for_person(request.user))
+        .first()
+    )
+    if set_aside is None:
+        raise Http404("No such set-aside text.")
+    return set_aside
+
+
+@login_required
+@require_GET
+def set_aside_detail(request: HttpRequest, set_aside_id: str) -> HttpResponse:
+    """The saved copy and the text that lost, side by side, with Use and Dismiss."""
+    set_aside = _set_aside_or_404(request, set_aside_id)
+    memory = set_aside.memory
+    context = {
+        "store": set_aside.store,
+        "set_aside": set_aside,
+        "memory": memory,
+        "created_by": actor_name(set_aside.created_by),
+        "resolved_by": actor_name(set_aside.resolved_by) if set_aside.resolved_by else "",
+        "diff": text_diff(memory.content, set_aside.text, old_label="saved copy", new_label="set-aside text"),
+    }
+    return render(request, "console/set_aside.html", context)
+
+
+@login_required
+@require_POST
+def set_aside_use_view(request: HttpRequest, set_aside_id: str) -> HttpResponse:
+    """Use: the set-aside text becomes a new version, through the checks, written by this person."""
+    set_aside = _set_aside_or_404(request, set_aside_id)
+    try:
+        set_aside_use(writer=_writer(request), store=set_aside.store, set_aside_id=set_aside.public_id)
+    except ConsoleError as exc:
+        messages.error(request, exc.message)
+        return redirect("console:set_aside", set_aside_id=set_aside.public_id)
+    messages.success(request, f"Used the set-aside text: {set_aside.path} has a new version.")
+    return redirect("console:memory", store_id=set_aside.store.public_id, memory_id=set_aside.memory.public_id)
+
+
+@login_required
+@require_POST
+def set_aside_dismiss_view(request: HttpRequest, set_aside_id: str) -> HttpResponse:
+    """Dismiss: the saved copy stays as it is; who dismissed the text and when is recorded."""
+    set_aside = _set_aside_or_404(request, set_aside_id)
+    try:
+        set_aside_dismiss(writer=_writer(request), store=set_aside.store, set_aside_id=set_aside.public_id)
+    except ConsoleError as exc:
+        messages.error(request, exc.message)
+        return redirect("console:set_aside", set_aside_id=set_aside.public_id)
+    messages.success(request, f"Dismissed the set-aside text for {set_aside.path}; the saved copy stays.")
+    return redirect(reverse("console:store", kwargs={"store_id": set_aside.store.public_id}))

@@ -1,0 +1,307 @@
+"""Client detail in text: client names and aliases, Jira project keys, repositories, datasets, tables.
+
+One matcher per registry. It builds two Aho-Corasick automata once (pyahocorasick) over normalised
+forms of every term, then scans a text in one pass per automaton, however many clients there are.
+
+The text is normalised once, with a map from every normalised character back to the original:
+markup that splits a word is removed (Markdown emphasis and code marks, inline HTML tags, HTML
+entities decoded, zero-width characters and soft hyphens dropped), letters are folded (case,
+accents, full-width forms). Two views come out of it:
+
+- the *clean* view keeps separators; identifiers (repositories, datasets, tables, project keys) are
+  matched there, whole, with ``_`` counted as part of a word;
+- the *names* view also drops spaces, ``-``, ``_`` and commas, so "Big Corp" is found as "bigcorp",
+  "big-corp" or "BIG CORP". A match counts only if it starts and ends on word boundaries of the
+  clean view and every separator it skipped sits between two words of the name ("stem the tide" is
+  not the client "Stemt"; "between" is not the client "Wee").
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import ahocorasick
+
+__all__ = ["ClientDetailFinding", "ClientDetailMatcher", "ClientTerm", "KINDS"]
+
+KINDS = ("client name", "client alias", "repository", "dataset", "table", "distinctive table", "project key")
+_NAME_KINDS = frozenset({"client name", "client alias"})
+
+
+@dataclass(frozen=True)
+class ClientTerm:
+    """One name the registry knows: the term, its kind (one of KINDS) and its client."""
+
+    term: str
+    kind: str
+    client: str
+
+
+@dataclass(frozen=True)
+class ClientDetailFinding:
+    """A registry term found in a text."""
+
+    term: str
+    kind: str
+    client: str
+
+
+# Characters that split a word without being seen: zero-width, joiners, soft hyphen, bidi controls,
+# BOM, Unicode tags, variation selectors, combining grapheme joiner.
+_INVISIBLE = frozenset(
+    [chr(c) for c in range(0x200B, 0x2010)]
+    + [chr(c) for c in range(0x2060, 0x2070)]
+    + [chr(c) for c in range(0x202A, 0x202F)]
+    + [chr(c) for c in range(0xFE00, 0xFE10)]
+    + ["\u00ad", "\ufeff", "\u034f", "\u061c", "\u180e"]
+)
+# HTML elements that sit inside a word ("Ac<b>me</b>"); any other tag separates words.
+_INLINE_TAGS = frozenset(
+    "a abbr b bdi bdo big cite code del dfn em font i ins kbd mark q s samp small span strike strong sub sup "
+    "tt u var wbr".split()
+)
+_SPECIAL = re.compile(
+    r"<!--|-->"
+    r"|<(?P<close>/?)(?P<tag>[A-Za-z][A-Za-z0-9]*)(?:\s[^<>]*)?/?>"
+    r"|(?P<entity>&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"
+    r"|[*~`]"
+    r"|(?P<underscores>_+)"
+    r"|[^\x00-\x7f]"
+)
+# Separators a name may have, or not have, between its words.
+_NAME_SEPARATORS = frozenset(" \t\n\r\f\v-_,")
+_QUOTES_AROUND_DOT = frozenset("'\"[]")
+
+
+def _fold(ch: str) -> str:
+    """One character as the matcher sees it, case kept: accents and compatibility forms folded."""
+    if ch in _INVISIBLE or 0xE0000 <= ord(ch) <= 0xE007F:
+        return ""
+    if ch.isspace():
+        return " "
+    decomposed = unicodedata.normalize("NFKD", ch)
+    return "".join(c for c in decomposed if not unicodedata.combining(c) and c not in _INVISIBLE)
+
+
+_FOLD_CACHE: dict[str, str] = {}
+
+
+def _fold_cached(ch: str) -> str:
+    folded = _FOLD_CACHE.get(ch)
+    if folded is None:
+        folded = _fold(ch)
+        if len(_FOLD_CACHE) < 65536:
+            _FOLD_CACHE[ch] = folded
+    return folded
+
+
+class _View:
+    """A text normalised for matching, with maps back to the original positions."""
+
+    def __init__(self, text: str) -> None:
+        chars: list[str] = []  # folded, case kept
+        where: list[int] = []  # index in ``text`` of each folded character
+
+        def emit(piece: str, at: int) -> None:
+            for ch in piece:
+                folded = ch if ch.isascii() else _fold_cached(ch)
+                for out in folded:
+                    chars.append(out)
+                    where.append(at)
+
+        pos = 0
+        for m in _SPECIAL.finditer(text):
+            if m.start() > pos:  # plain ASCII run: copy as is
+                chars.extend(text[pos : m.start()])
+                where.extend(range(pos, m.start()))
+            pos = m.end()
+            token = m.group(0)
+            if m.group("tag"):
+                if m.group("tag").lower() not in _INLINE_TAGS:
+                    chars.append(" ")
+                    where.append(m.start())
+            elif m.group("entity"):
+                decoded = html.unescape(token)
+                emit(" " if decoded == token else decoded, m.start())
+            elif m.group("underscores"):
+                before = text[m.start() - 1] if m.start() > 0 else " "
+                after = text[m.end()] if m.end() < len(text) else " "
+                if before.isalnum() and after.isalnum():  # inside an identifier, not emphasis
+                    chars.extend(token)
+                    where.extend(range(m.start(), m.end()))
+            elif len(token) == 1 and not token.isascii():
+                emit(token, m.start())
+            # else: emphasis or code marks, comment delimiters: removed
+        if pos < len(text):
+            chars.extend(text[pos:])
+            where.extend(range(pos, len(text)))
+
+        # Quotes and brackets around the dot of a qualified name: "ACME"."ORDERS", [raw].[orders].
+        keep = [
+            not (
+                ch in _QUOTES_AROUND_DOT
+                and ((i > 0 and chars[i - 1] == ".") or (i + 1 < len(chars) and chars[i + 1] == "."))
+            )
+            for i, ch in enumerate(chars)
+        ]
+        self.cased = "".join(ch for ch, k in zip(chars, keep, strict=True) if k)
+        self.where = [w for w, k in zip(where, keep, strict=True) if k]
+        self.clean = self.cased.lower()
+        if len(self.clean) != len(self.cased):  # a letter that lower-cases to two: keep the map exact
+            self.clean = "".join(c.lower() if len(c.lower()) == 1 else c for c in self.cased)
+        # The names view: clean without separators, and where each character sits in clean.
+        self.names_at = [i for i, ch in enumerate(self.clean) if ch not in _NAME_SEPARATORS and not ch.isspace()]
+        self.names = "".join(self.clean[i] for i in self.names_at)
+
+    def is_word(self, i: int, underscore: bool) -> bool:
+        if i < 0 or i >= len(self.clean):
+            return False
+        ch = self.clean[i]
+        return ch.isalnum() or (underscore and ch == "_")
+
+
+@dataclass(frozen=True)
+class _Entry:
+    term: ClientTerm
+    gaps: frozenset[int]  # for names: offsets in the joined form where a separator may sit
+    edge_start: bool  # whether the form starts with a word character (so a boundary is needed)
+    edge_end: bool
+
+
+def _fold_term(term: str) -> str:
+    return "".join(_fold(ch) if not ch.isascii() else ch for ch in term).strip()
+
+
+_SPLIT_NAME = re.compile(r"[\s\-_,]+")
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])")
+
+
+def _name_form(term: str) -> tuple[str, frozenset[int]] | None:
+    """A client name's joined lower-case form and the offsets between its words."""
+    folded = _fold_term(term).strip(" .")
+    words: list[str] = []
+    for chunk in _SPLIT_NAME.split(folded):
+        words.extend(part for part in _CAMEL.split(chunk) if part)
+    if not words:
+        return None
+    gaps: set[int] = set()
+    offset = 0
+    for word in words[:-1]:
+        offset += len(word)
+        gaps.add(offset)
+    joined = "".join(words).lower()
+    return (joined, frozenset(gaps)) if len(joined) >= 2 else None
+
+
+def _identifier_forms(term: ClientTerm) -> list[str]:
+    """An identifier's lower-case forms: as given, without quotes; a repository also by its own name."""
+    folded = _fold_term(term.term).lower()
+    folded = re.sub(r"[`\"]", "", folded)
+    folded = re.sub(r"['\[\]]?\.['\[\]]?", ".", folded).strip("'[] ")
+    forms = [folded] if len(folded) >= 2 else []
+    if term.kind == "repository":
+        folded = re.sub(r"^(?:https?://)?(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org)/", "", folded)
+        folded = folded.removesuffix(".git")
+        forms.append(folded)
+        last = folded.rsplit("/", 1)[-1]
+        # "org/acme-dbt" is also written "acme-dbt"; a bare "org/dbt" is too plain to stand alone.
+        if last != folded and len(last) >= 4 and ("-" in last or "_" in last):
+            forms.append(last)
+    return [f for f in dict.fromkeys(forms) if len(f) >= 2]
+
+
+class ClientDetailMatcher:
+    """Finds client detail in texts; build once per registry, scan many texts."""
+
+    def __init__(self, terms: Iterable[ClientTerm]) -> None:
+        names: dict[str, list[_Entry]] = {}
+        identifiers: dict[str, list[_Entry]] = {}
+        for term in terms:
+            if not term.term or not term.term.strip():
+                continue
+            if term.kind in _NAME_KINDS:
+                form = _name_form(term.term)
+                if form is None:
+                    continue
+                joined, gaps = form
+                names.setdefault(joined, []).append(_Entry(term, gaps, joined[0].isalnum(), joined[-1].isalnum()))
+            else:
+                for form in _identifier_forms(term):
+                    entry = _Entry(term, frozenset(), form[0].isalnum() or form[0] == "_",
+                                   form[-1].isalnum() or form[-1] == "_")
+                    identifiers.setdefault(form, []).append(entry)
+        self._names = self._automaton(names)
+        self._identifiers = self._automaton(identifiers)
+        self.size = sum(len(v) for v in names.values()) + sum(len(v) for v in identifiers.values())
+
+    @staticmethod
+    def _automaton(forms: dict[str, list[_Entry]]) -> ahocorasick.Automaton | None:
+        if not forms:
+            return None
+        automaton = ahocorasick.Automaton()
+        for form, entries in forms.items():
+            automaton.add_word(form, (len(form), tuple(entries)))
+        automaton.make_automaton()
+        return automaton
+
+    def scan(self, text: str) -> list[ClientDetailFinding]:
+        """Every registry term named in ``text``, each once, in order of first appearance."""
+        if not text or (self._names is None and self._identifiers is None):
+            return []
+        view = _View(text)
+        found: dict[ClientDetailFinding, int] = {}
+
+        def add(term: ClientTerm, at: int) -> None:
+            finding = ClientDetailFinding(term.term, term.kind, term.client)
+            if finding not in found or at < found[finding]:
+                found[finding] = at
+
+        if self._names is not None and view.names:
+            for end, (length, entries) in self._names.iter(view.names):
+                start = end - length + 1
+                clean_start, clean_end = view.names_at[start], view.names_at[end]
+                # Where, in the joined form, the text skipped a separator.
+                skipped = {
+                    k - start for k in range(start + 1, end + 1) if view.names_at[k] != view.names_at[k - 1] + 1
+                }
+                for entry in entries:
+                    if entry.edge_start and view.is_word(clean_start - 1, underscore=False):
+                        continue
+                    if entry.edge_end and view.is_word(clean_end + 1, underscore=False):
+                        continue
+                    if not skipped <= entry.gaps:
+                        continue
+                    add(entry.term, view.where[clean_start])
+
+        if self._identifiers is not None and view.clean:
+            for end, (length, entries) in self._identifiers.iter(view.clean):
+                start = end - length + 1
+                for entry in entries:
+                    if entry.term.kind == "project key":
+                        if self._key_matches(view, start, end):
+                            add(entry.term, view.where[start])
+                        continue
+                    if entry.edge_start and view.is_word(start - 1, underscore=True):
+                        continue
+                    if entry.edge_end and view.is_word(end + 1, underscore=True):
+                        continue
+                    add(entry.term, view.where[start])
+
+        return sorted(found, key=lambda f: found[f])
+
+    @staticmethod
+    def _key_matches(view: _View, start: int, end: int) -> bool:
+        """A Jira key counts as a ticket (KEY-123, any case) or alone in capitals (ACME, not "acme")."""
+        if view.is_word(start - 1, underscore=False):
+            return False
+        after = end + 1
+        if after + 1 < len(view.clean) and view.clean[after] == "-" and view.clean[after + 1].isdigit():
+            return True
+        if view.is_word(after, underscore=True):  # ACME_RAW is another word, not the key
+            return False
+        letters = [c for c in view.cased[start : end + 1] if c.isalpha()]
+        return bool(letters) and all(c.isupper() for c in letters)

@@ -1,0 +1,769 @@
+"""Text that reads as instructions to an agent (prompt injection), as opposed to a lesson.
+
+A lesson may be written in the imperative ("Always run dbt build before opening a PR"): those are
+technical steps about the work. What we refuse is text that speaks to whoever reads the note about
+*itself*: its instructions, prompt, rules, identity, behaviour towards its user, or that claims
+the authority of a standing decision or the governance template. The patterns are written around
+those objects (instructions, prompt, rules, the user, the reader-agent), not around verbs, so a
+how-to step with the same verb passes.
+
+Hiding is itself a finding: invisible characters, hidden HTML, and instructions inside comments or
+encodings (base64, hex, URL-encoding, rot13, HTML entities, look-alike letters), which are decoded
+and scanned again.
+"""
+
+from __future__ import annotations
+
+import base64
+import bisect
+import binascii
+import codecs
+import html
+import re
+import unicodedata
+import urllib.parse
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+__all__ = ["InstructionFinding", "scan", "INVISIBLE"]
+
+
+@dataclass(frozen=True)
+class InstructionFinding:
+    """One passage that reads as instructions to an agent."""
+
+    kind: str
+    line: int
+    excerpt: str
+
+
+OVERRIDE = "overrides the agent's instructions"
+ORDER = "order to the agent reading the note"
+ADDRESS = "addresses the agent reading the note"
+ROLE = "role or system marker"
+SECRECY = "tells the agent to hide things from its user"
+EXFIL = "tells the agent to send data out"
+AUTHORITY = "claims the authority of a standing decision or the governance template"
+HIDDEN_COMMENT = "instructions in a hidden comment"
+HIDDEN_TEXT = "hidden text"
+INVISIBLE = "invisible characters"
+ENCODED = "encoded instructions"
+
+EXCERPT_MAX = 80
+MAX_DEPTH = 2  # decoded text is scanned again, but an encoding of an encoding of ... stops here
+
+# Zero-width and joiner characters, word joiner and invisible operators, BOM, bidi overrides and
+# isolates, Unicode tag characters; also soft hyphen and other default-ignorables used to split words.
+_INVISIBLE_RE = re.compile(
+    "[\u200b-\u200f\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f"
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u3164\uffa0\u2065]"
+)
+# The characters the product rules name explicitly; the others above are removed but, on their
+# own, are not reported (a soft hyphen in a pasted word is common).
+_REPORTED_INVISIBLE = re.compile(
+    "[\u200b-\u200f\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f]"
+)
+
+# Look-alike letters (Cyrillic, Greek) that spell Latin words.
+_HOMOGLYPHS = str.maketrans(
+    {
+        "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j",
+        "ѕ": "s", "ԁ": "d", "ɡ": "g", "һ": "h", "ӏ": "l", "ո": "n", "ս": "u", "ᴠ": "v", "ԝ": "w",
+        "А": "a", "В": "b", "Е": "e", "К": "k", "М": "m", "Н": "h", "О": "o", "Р": "p", "С": "c",
+        "Т": "t", "Х": "x", "У": "y", "І": "i", "Ј": "j", "Ѕ": "s",
+        "α": "a", "ο": "o", "ρ": "p", "ι": "i", "κ": "k", "ν": "v", "τ": "t", "υ": "u", "ε": "e",
+        "Α": "a", "Β": "b", "Ε": "e", "Ζ": "z", "Η": "h", "Ι": "i", "Κ": "k", "Μ": "m", "Ν": "n",
+        "Ο": "o", "Ρ": "p", "Τ": "t", "Υ": "y", "Χ": "x",
+        "\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-",
+    }
+)
+_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
+
+
+# --------------------------------------------------------------------------------------------
+# Vocabulary. Patterns run on normalised, lower-case text; a space in a pattern means any
+# whitespace (lines are joined by newlines).
+# --------------------------------------------------------------------------------------------
+
+_AGENT = (
+    r"(?:ai|a\.i\.|assistant|agent|llm|language model|chatbot|claude|gpt|chatgpt|copilot|gemini"
+    r"|ai model|ai agent|ai assistant|autonomous agent|hosted agent|llm agent|coding agent|automated agent"
+    r"|large language model)"
+)
+_READ = r"(?:reading|processing|parsing|seeing|reviewing|ingesting|loading|scanning|analy[sz]ing|summari[sz]ing)"
+# What an agent's own rules are called; "rules" and the weaker words need a word saying "yours"
+# or "the earlier ones" (lint rules, SQL constraints, row access policies are lessons).
+_STRONG_RULES = (
+    r"(?:instructions?|directives?|guidelines?|prompts?|system prompts?|system messages?|guardrails?|programming|"
+    r"training|safety (?:rules|guidelines|filters|measures|policies|protocols|instructions)|ethics|ethical "
+    r"guidelines|principles|boundaries|content polic(?:y|ies))"
+)
+_WEAK_RULES = (
+    r"(?:rules|constraints|polic(?:y|ies)|orders|commands|configuration|context|messages|conversation|tasks?|"
+    r"objectives?|protocols|directions|restrictions|limitations)"
+)
+_ANY_PRIOR = (
+    r"(?:(?:all|any|every|each) (?:of )?(?:the |your |my )?(?:previous |prior |above |earlier |preceding |"
+    r"original |initial |other |existing |old |former |system |developer |default |current |given )?|"
+    r"(?:the |your |my )?(?:previous|prior|above|earlier|preceding|original|initial|old|former|existing|"
+    r"system|developer|default|current|given|other) |your |my |these |those |the above |the system )"
+)
+_READER_PRIOR = (
+    r"(?:(?:all |any |every |each )?(?:of )?(?:the |your |my )?(?:previous|prior|above|earlier|preceding|original|"
+    r"initial|former|system|safety) |(?:all |any )?(?:of )?your |the above )"
+)
+_STRONG_VERB = (
+    r"(?:ignore|disregard|forget|override|overrule|bypass|circumvent|abandon|discard|set aside|throw out|"
+    r"throw away|nullify|void|neglect|dismiss|defy|violate|evade|escape|break free (?:of|from))"
+)
+_WEAK_VERB = r"(?:drop|skip|delete|reset|clear|disable|turn off|switch off|suspend|break|wipe|cancel|erase|remove)"
+_PEOPLE = (
+    r"(?:user|users|human|humans|operator|operators|person|people|reviewer|reviewers|admin|admins|"
+    r"administrator|administrators|anyone|anybody|supervisor|supervisors|escalation contacts?|your principal|"
+    r"your owner|your creators?|the humans?)"
+)
+_NOT = r"(?:do not|don't|dont|never|must not|mustn't|should not|shouldn't|cannot|can't|won't|will not|not to)"
+_NO_NEGATION = r"(?:(?!not\b|never\b|no\b|cannot\b|\S*n't\b)\S+ )"
+_GOVERNANCE = (
+    r"(?:(?:the |this |our |your |any |all |every |existing |prior |previous |current |conflicting |relevant )*"
+    r"(?:project'?s? |client'?s? )?(?:governance template|governance rules|governance|standing decisions?|"
+    r"rulings?|decisions made by people|people's rulings|human rulings|decisions of people))"
+)
+_SUBJECT_SELF = (
+    r"(?:this|this note|this memory|this memo|this file|this lesson|this entry|this document|this text|"
+    r"this page|this rule|this instruction|these notes|these memories|these rules|these instructions|"
+    r"the following|what follows|memory|memories|the memory|agent memory|notes in memory|this store|"
+    r"the notes in this store|my notes|our notes|the contents of this note|anything in memory)"
+)
+
+
+def _w(pattern: str) -> str:
+    """A pattern whose spaces match any whitespace (" ?": optional whitespace)."""
+    return pattern.replace(" ?", r"\s*").replace(" ", r"\s+")
+
+
+@dataclass(frozen=True)
+class _Rule:
+    kind: str
+    regex: re.Pattern[str]
+    negatable: bool = False  # "do not ignore your instructions" is advice, not an attack
+
+
+def _rule(kind: str, pattern: str, negatable: bool = False) -> _Rule:
+    return _Rule(kind, re.compile(_w(pattern), re.MULTILINE), negatable)
+
+
+_RULES_LIST: tuple[_Rule, ...] = (
+    # --- overriding the agent's own instructions ---
+    _rule(OVERRIDE, rf"\b{_STRONG_VERB} {_ANY_PRIOR}(?:\S+ ){{0,2}}?{_STRONG_RULES}\b", negatable=True),
+    _rule(OVERRIDE, rf"\b{_STRONG_VERB} {_READER_PRIOR}(?:\S+ ){{0,2}}?{_WEAK_RULES}\b", negatable=True),
+    _rule(OVERRIDE, rf"\b{_WEAK_VERB} {_READER_PRIOR}(?:\S+ ){{0,1}}?{_STRONG_RULES}\b", negatable=True),
+    _rule(
+        OVERRIDE,
+        rf"\b{_STRONG_VERB} (?:the |any |all |your )?(?:\S+ )?(?:{_STRONG_RULES}|{_WEAK_RULES}) (?:above|before this|"
+        rf"so far|you (?:were|have been|'ve been) given|you received|you got|given (?:to you|before|earlier)|"
+        rf"from (?:the |your )?(?:system|developer|operator|prompt|creators?|makers?))",
+        negatable=True,
+    ),
+    _rule(
+        OVERRIDE,
+        r"\b(?:ignore|disregard|forget) (?:all |everything |anything )?(?:of )?(?:the above|everything above|"
+        r"what (?:you were|you've been|you have been) (?:told|taught|given)|everything (?:you were|you've been|"
+        r"you have been|you were ever) (?:told|taught|given)|everything (?:before this|else you know|prior|previous)|"
+        r"what came before|the preceding|your (?:training|programming|conditioning|alignment|guardrails))",
+        negatable=True,
+    ),
+    _rule(
+        OVERRIDE,
+        rf"\b(?:do not|don't|dont|never|stop|no longer|quit) (?:follow(?:ing)?|obey(?:ing)?|comply(?:ing)? with|"
+        rf"adher(?:e|ing) to|listen(?:ing)? to|respect(?:ing)?|honou?r(?:ing)?|abid(?:e|ing) by) "
+        rf"{_READER_PRIOR}(?:\S+ )?(?:{_STRONG_RULES}|{_WEAK_RULES})\b",
+    ),
+    _rule(
+        OVERRIDE,
+        rf"\b(?:your|the|all|any) (?:previous |prior |original |initial |system |old |existing |earlier )+"
+        rf"(?:{_STRONG_RULES}|{_WEAK_RULES}) (?:are|is|were|was|have been|has been) (?:now |hereby )?(?:void|"
+        rf"cancel(?:l)?ed|revoked|obsolete|invalid|suspended|lifted|removed|disabled|superseded|overridden|"
+        rf"replaced|no longer (?:valid|apply|applicable|in effect|binding))",
+    ),
+    _rule(
+        OVERRIDE,
+        r"\b(?:new|real|actual|true|secret|hidden|override|overriding|system|admin|administrator|developer|"
+        r"priority|top[- ]priority|emergency|replacement|corrected) (?:instructions?|directives?|orders|commands|"
+        r"system prompt|prompt) ?(?::|(?:for|to) (?:you|the (?:agent|assistant|ai|model))\b)",
+    ),
+    _rule(OVERRIDE, r"\b(?:system|admin|developer|priority|emergency) (?:override|instruction|message) ?(?::|!|-)"),
+    _rule(
+        OVERRIDE,
+        r"\b(?:enter|enable|activate|switch (?:to|into)|turn on|you are (?:now )?in|engage|unlock) "
+        r"(?:the )?(?:god|jailbreak|jailbroken|dan|developer|unrestricted|unfiltered|uncensored|"
+        r"no[- ]limits?|no[- ]rules|evil|chaos) mode\b",
+    ),
+    _rule(OVERRIDE, r"\b(?:jailbreak|jailbroken|do anything now|dan mode)\b"),
+    _rule(
+        OVERRIDE,
+        r"\bthe (?:following|instructions below|text below|rules below) (?:override|overrides|supersede|supersedes|"
+        r"replace|replaces|take precedence over|takes precedence over|trump|trumps) (?:all |any |your |every )?"
+        r"(?:other |previous |prior |existing |system )?(?:instructions|rules|directives|guidelines|prompts?|everything)",
+    ),
+    _rule(
+        OVERRIDE,
+        rf"\b{_SUBJECT_SELF} {_NO_NEGATION}{{0,2}}?(?:overrides?|supersedes?|replaces?|trumps?|takes? precedence over|"
+        rf"has precedence over|has priority over|takes? priority over|outranks?|wins over|prevails over) "
+        rf"(?:all |any |your |every |the )?(?:other |previous |prior |existing |system |original |conflicting )*"
+        rf"(?:instructions|directives|guidelines|prompts?|system prompt|everything|programming)",
+    ),
+    # --- orders to the agent about its own behaviour and identity ---
+    _rule(
+        ORDER,
+        r"\byou (?:must|will|shall|are to|are required to|are instructed to|are ordered to|are commanded to) "
+        r"(?:now|henceforth|from now on|from this point on)\b"
+        r"(?! (?:see|get|find|notice|receive|have two|have 2|be able|need))",
+    ),
+    _rule(
+        ORDER,
+        rf"\b(?:from now on|from this point (?:on|forward)|henceforth|starting now|from here on|for the rest of "
+        rf"(?:this|the) (?:session|conversation|chat)),? (?:you|the {_AGENT}|{_AGENT}s?)\b"
+        r"(?! (?:will|can|may|might|should) (?:see|get|find|notice|receive|need))",
+    ),
+    _rule(
+        ORDER,
+        r"\b(?:from now on|from this point (?:on|forward)|henceforth|starting now|from here on),? "
+        r"(?:always |never |only )?(?:ignore|respond|reply|answer|obey|comply|act as|pretend|refuse|reveal|"
+        r"speak|behave|talk to|address (?:me|the user)|call yourself|identify as|introduce yourself|tell the user|"
+        r"lie|deceive|hide|conceal|forget|disregard|treat (?:me|this|memory|these))",
+    ),
+    _rule(
+        ORDER,
+        rf"\byou are now (?:an? |the |my )?(?:\S+ ){{0,2}}?(?:{_AGENT}|dan|free|unrestricted|unfiltered|uncensored|"
+        rf"jailbroken|unleashed|liberated|called|named|known as|different|someone else|no longer|in (?:developer|god|"
+        rf"dan|admin|unrestricted|jailbreak|evil) mode|operating (?:without|in)|evil|rogue|my)\b",
+    ),
+    _rule(
+        ORDER,
+        rf"\byou are (?:no longer|not) (?:an? |the )?(?:{_AGENT}\b|bound by|restricted by|limited by|subject to|required "
+        rf"to follow|obliged to follow|constrained by|governed by)",
+    ),
+    _rule(ORDER, rf"\byou are free (?:from|of) (?:your|all|any) (?:\S+ )?(?:{_STRONG_RULES}|{_WEAK_RULES})"),
+    _rule(
+        ORDER,
+        r"\byou are (?:an? |the )(?:unrestricted|unfiltered|uncensored|jailbroken|different|new|evil|rogue|free|"
+        r"liberated) (?:\S+ )?(?:ai|assistant|agent|model|version|entity|being|persona|llm)\b",
+    ),
+    _rule(
+        ORDER,
+        r"\byou are (?:a|an|the|my) (?:\S+ ){0,3}?(?:ai|assistant|agent|llm|language model|chatbot|ai model)\b"
+        r"(?! (?:store|stores|pod|pods|run|runs|token|tokens|folder|folders|notes?|memory|name|api|sdk)\b)",
+    ),
+    _rule(
+        ORDER,
+        r"\byour (?:new|real|true|actual|updated|revised|secret|hidden|sole|ultimate) "
+        r"(?:task|goal|job|purpose|instructions?|role|objective|mission|directive|identity|persona|name|priority|"
+        r"priorities|rules?|orders|function|master|owner|loyalty|allegiance)\b",
+    ),
+    _rule(
+        ORDER,
+        r"\byour (?:instructions|system prompt|prompt|rules|guidelines|programming|directives|orders|role|identity|"
+        r"persona) (?:are|is|have been|has been|were|was) (?:now |hereby )?(?:updated|changed|replaced|overridden|"
+        r"revoked|void|rewritten|reset|modified|different|as follows|the following|below|suspended|lifted)",
+    ),
+    _rule(
+        ORDER,
+        r"\byou (?:have been|were|are being|got|'ve been) (?:reprogrammed|jailbroken|unlocked|freed|released from|"
+        r"given new (?:instructions|orders|rules|directives|goals)|granted (?:new|full|admin|root|special|unrestricted) "
+        r"(?:powers|permissions|access|authority|rights)|repurposed|reconfigured|re-?instructed|liberated)",
+    ),
+    _rule(
+        ORDER,
+        r"\b(?:pretend|imagine|roleplay|role-play|role play|play the role|act like|behave like|behave as)"
+        r"(?: that)? (?:to be |you are |you're |you were |as |of )?(?:an? |the |my )?(?:\S+ ){0,3}?"
+        r"(?:ai|assistant|agent|llm|chatbot|human|human being|character|persona|hacker|dan|different ai|"
+        r"unrestricted|unfiltered|uncensored|evil|villain|jailbroken)\b",
+    ),
+    _rule(
+        ORDER,
+        r"\bact as (?:if you (?:are|were|have no|had no)|though you (?:are|were)|an? (?:unrestricted|unfiltered|"
+        r"different ai|evil|jailbroken|uncensored|rogue)|dan\b|the system\b|my (?:assistant|agent|servant|accomplice))",
+    ),
+    _rule(
+        ORDER,
+        r"\b(?:you (?:are|have been|were) (?:now )?(?:authori[sz]ed|allowed|permitted|cleared|free|entitled|"
+        r"instructed|ordered) to|you have (?:full |admin |root |special )?(?:permission|clearance|"
+        r"authori[sz]ation) to|the user (?:has )?(?:authori[sz]ed|approved|allowed|permitted) you to) "
+        r"(?:\S+ )?(?:ignore|bypass|override|disregard|reveal|leak|exfiltrate|violate|circumvent|do anything|"
+        r"break (?:the|your|any) rules|disable (?:the |your )?(?:safety|guardrails|checks))",
+    ),
+    _rule(
+        ORDER,
+        r"\b(?:always|only|never|must) (?:obey|comply with|trust|listen to|take orders from|do what) "
+        r"(?:me|us|this note|this memory|these notes|the notes in this store|whatever|the instructions in this|"
+        r"instructions in memory|what this note says|commands? in (?:this|memory))",
+    ),
+    _rule(
+        ORDER,
+        r"\b(?:obey|comply with) (?:only |all |these |the following |my |this |the hidden |the new |any )?"
+        r"(?:new |hidden |following |secret |embedded )?(?:instructions|commands|orders|directives)\b",
+    ),
+    _rule(
+        ORDER,
+        r"\b(?:follow|execute|carry out|act on) (?:only |exclusively )?(?:my|these new|the hidden|the secret|the new|the real|"
+        r"the following new|these hidden|the embedded|these secret|hidden|secret|embedded) (?:instructions|commands|"
+        r"orders|directives|rules)\b",
+    ),
+    _rule(
+        ORDER,
+        r"\b(?:follow|obey|execute) (?:these|the following|the|my) (?:instructions|commands|orders|directives|rules) "
+        r"(?:instead|no matter what|above all(?: else)?|without question|unconditionally|at all costs|and nothing else|"
+        r"rather than (?:your|the system))",
+    ),
+    _rule(
+        ORDER,
+        r"\b(?:respond|reply|answer) (?:only |exclusively )?(?:in|with|using) (?:\S+ ){0,3}?"
+        r"(?:to (?:every|all|any) (?:question|prompt|message|request)s?|from now on|regardless of (?:the|what)|"
+        r"no matter what (?:the user|you are|is asked))",
+    ),
+    _rule(
+        ORDER,
+        r"\b(?:reveal|print|output|show|repeat|display|leak|dump|disclose|expose|recite|write out|spell out|paste|"
+        r"echo|give me|tell me|share) (?:me |us )?(?:all |back )?(?:of )?(?:the |your )?(?:full |entire |"
+        r"complete |original |hidden |initial |exact |verbatim |secret |internal )*(?:system prompt|system message|"
+        r"initial prompt|initial instructions|hidden instructions|original instructions|internal instructions|"
+        r"instructions you (?:were|have been) given|prompt above|pre-?prompt|meta-?prompt)",
+    ),
+    _rule(
+        ORDER,
+        r"\b(?:reveal|print|output|show|repeat|display|leak|dump|disclose|expose|recite|share|give me|tell me) "
+        r"(?:me |us )?(?:all )?(?:of )?your (?:full |entire |complete |original |hidden |initial |exact |secret |"
+        r"internal )*(?:prompt|instructions|rules|guidelines|api keys?|credentials|secrets|tokens|"
+        r"passwords?|environment variables|env vars|directives)",
+    ),
+    _rule(
+        ORDER,
+        r"\b(?:change|modify|rewrite|alter|reset|replace) (?:your|its) (?:own )?(?:instructions|system prompt|"
+        r"prompt|programming|identity|persona|personality|goals|objectives|values|guardrails)",
+    ),
+    _rule(
+        ORDER,
+        rf"\b{_NOT} (?:reveal|mention|disclose|admit|acknowledge|say|confirm) (?:that )?(?:you are an? {_AGENT}|"
+        rf"you(?:'re| are) (?:an? )?{_AGENT}|your (?:instructions|system prompt|prompt|rules|identity|true nature)|"
+        rf"these instructions|this instruction|the instructions (?:in|above|here)|that you (?:were|have been) "
+        rf"(?:told|instructed|given))",
+    ),
+    # --- speaking to the agent that reads the note ---
+    _rule(
+        ADDRESS,
+        rf"\b{_AGENT}s? (?:(?:that|who) (?:is |are )?)?(?:{_READ}|reads|sees|processes|parses) (?:this|these)"
+        rf"(?: (?:note|memory|file|text|document|page|message|store|line|lines|words|instructions?))?\b"
+        r"(?! (?:table|model|column|source|schema|dataset|log|query|job|dashboard|report|ticket|pr|branch)\b)",
+    ),
+    _rule(ADDRESS, rf"\bif you(?:'re| are| happen to be) (?:an? |the |any )?(?:\S+ )?{_AGENT}\b"),
+    _rule(
+        ADDRESS,
+        rf"(?:^|[.!?]\s+|\n)[ \t>*#-]*(?:attention|message|memo|instructions?|directive|order|announcement|hey|hi|"
+        rf"hello|dear|greetings|calling|listen up|urgent|important)(?: to| for)?,? (?:all |any |the |every |you )?"
+        rf"(?:\S+ )?{_AGENT}s?\b(?: (?:reading|who|that|processing|out there|here))?\s*(?:[:,!\-]|$)",
+    ),
+    _rule(
+        ADDRESS,
+        rf"\b(?:as|to|for) (?:the|an?|any|every|all|each) (?:\S+ )?{_AGENT}s? (?:(?:that|who) (?:is |are )?)?(?:{_READ}|"
+        rf"reads|sees|processes|parses|will read|gets|receives|loads) (?:this|these|the note)\b",
+    ),
+    _rule(
+        ADDRESS,
+        r"\b(?:whoever|anyone|anybody|whatever ai|any agent|every agent|each agent|any model|any ai) "
+        r"(?:(?:that|who) )?(?:reads|is reading|processes|loads|parses) (?:this|these)\b"
+        r"(?! (?:table|model|column|source|schema|dataset|log|query|job|dashboard|report)\b)",
+    ),
+    _rule(
+        ADDRESS,
+        rf"\b(?:this|the following) (?:note|message|text|memo|instruction) is (?:for|addressed to|meant for|"
+        rf"directed at|intended for) (?:the |any |all |every |you,? )?(?:\S+ )?{_AGENT}",
+    ),
+    # --- keeping things from the user ---
+    _rule(
+        SECRECY,
+        rf"\b{_NOT} (?:tell|inform|notify|alert|warn|show|report (?:this |it |that |anything )?to|"
+        rf"mention (?:this |it |that |anything )?to|reveal (?:this |it |that |anything )?to|"
+        rf"disclose (?:this |it |that |anything )?to|share (?:this |it |that |anything )?with|say (?:anything )?to|"
+        rf"explain (?:this |it )?to|admit (?:this |it )?to|let on to|tip off) (?:the |your |any |this |a )?{_PEOPLE}\b",
+    ),
+    _rule(
+        SECRECY,
+        rf"\bwithout (?:telling|informing|notifying|alerting|warning|letting|mentioning (?:it |this )?to) "
+        rf"(?:the |your |any )?{_PEOPLE}\b",
+    ),
+    _rule(
+        SECRECY,
+        rf"\b(?:keep|hide|conceal) (?:this|it|that|these|these instructions|this note|this instruction|the change|"
+        rf"your actions|what you did|what you are doing) (?:a )?(?:secret |hidden |confidential |private |quiet )?"
+        rf"from (?:the |your |any )?{_PEOPLE}\b",
+    ),
+    _rule(
+        SECRECY,
+        rf"\b(?:the |your )?{_PEOPLE} (?:must|should|need|needs|does|do|will|may|can) (?:never |not |n't )"
+        rf"(?:know|find out|learn|be told|be informed|hear about|discover|suspect|realise|realize)\b",
+    ),
+    _rule(SECRECY, rf"\b(?:lie|lying) to (?:the |your )?{_PEOPLE}\b"),
+    _rule(SECRECY, rf"\b(?:deceive|mislead|trick|manipulate|gaslight) (?:the |your )?{_PEOPLE}\b"),
+    # --- sending data out ---
+    _rule(
+        EXFIL,
+        r"\b(?:send|post|upload|email|e-mail|forward|exfiltrate|transmit|leak|copy|curl|submit|mail|beam|dump)\b"
+        r"[^\n.]{0,60}\b(?:secrets?|credentials?|tokens?|api keys?|passwords?|env(?:ironment)? vars?|environment "
+        r"variables|\.env|memories|memory store|private keys?|ssh keys?|conversation|chat history|transcripts?|"
+        r"system prompt|instructions|cookies?|profiles\.yml)\b[^\n.]{0,60}(?:pastebin|webhook\.site|requestbin|"
+        r"ngrok|pipedream|burpcollaborator|interact\.sh|oast\.|attacker|evil\.|my server|remote server|external "
+        r"(?:server|site|url|endpoint|address)|this (?:url|address|endpoint|webhook)|\b[\w.+-]+@[\w-]+\.[a-z]{2,})",
+    ),
+    _rule(
+        EXFIL,
+        r"\b(?:send|post|upload|email|forward|exfiltrate|transmit|leak) (?:all |every |any )(?:of )?(?:your |the )?"
+        r"(?:secrets|credentials|tokens|api keys|passwords|environment variables|env vars|memories|files) to\b",
+    ),
+    _rule(EXFIL, r"\bexfiltrat(?:e|ing)\b"),
+    # --- claiming governance ---
+    _rule(
+        AUTHORITY,
+        rf"\b{_SUBJECT_SELF} {_NO_NEGATION}{{0,3}}?(?:is|are|counts? as|serves? as|acts? as|functions? as|shall be|"
+        r"will be|should be (?:treated|considered|read|regarded|followed) as|must be (?:treated|considered|read|"
+        r"regarded|followed) as|is to be (?:treated|considered|read|regarded|followed) as|has the (?:force|status|"
+        r"weight|authority|standing) of|have the (?:force|status|weight|authority|standing) of|constitutes?|"
+        r"represents?|becomes?|is now|are now|is considered|are considered|is equivalent to|amounts? to|carries the "
+        r"(?:weight|force|authority) of|was (?:approved|adopted|ratified|promoted|registered|recorded) as|"
+        r"has been (?:approved|adopted|ratified|promoted|registered|recorded|made) (?:as|into)|ranks as|stands as) "
+        r"(?:a |an |the |one of the |our |your )?(?:new |binding |official |formal |permanent |standing |final |"
+        r"authoritative |project |mandatory )*(?:standing decisions?|rulings?|binding ruling|governance(?: template|"
+        r" rule| decision)?|policy decision|decision record|mandate|official decision|binding (?:rule|decision|"
+        r"policy|instruction)|rule for (?:all|every) agents?)",
+    ),
+    _rule(
+        AUTHORITY,
+        r"\btreat (?:this|it|these|this note|this memory|this file|memory|memories|these notes|the notes in "
+        r"(?:this|the) store|notes? in memory|what (?:this note|memory) says|memory notes?|this lesson) as "
+        r"(?:a |an |the )?(?:binding|standing decisions?|rulings?|governance|mandatory|authoritative|official|law|"
+        r"final|people's rulings|policy)",
+        negatable=True,
+    ),
+    _rule(
+        AUTHORITY,
+        rf"\b{_SUBJECT_SELF} {_NO_NEGATION}{{0,3}}?(?:overrides?|overrules?|supersedes?|replaces?|trumps?|outranks?|"
+        rf"takes? precedence over|has precedence over|have precedence over|takes? priority over|has priority over|"
+        rf"have priority over|wins over|prevails? over|beats|invalidates?|cancels?|amends?|voids?|nullifies?|"
+        rf"is above|are above|ranks above|sits above|comes before|counts more than|weighs more than|must be followed "
+        rf"over|should be followed over|is followed over) {_GOVERNANCE}",
+    ),
+    _rule(
+        AUTHORITY,
+        rf"(?:^|[.!?;:]\s+)[ \t>*-]*(?:overrides?|supersedes?|replaces?|takes? precedence over|voids?) {_GOVERNANCE}",
+    ),
+    _rule(
+        AUTHORITY,
+        rf"\b(?:ignore|disregard|bypass|override|overrule|set aside|forget|suspend|waive|stop following|"
+        rf"no need to follow|need not follow|don't follow|do not follow) {_GOVERNANCE}",
+        negatable=True,
+    ),
+    _rule(
+        AUTHORITY,
+        r"\b(?:standing decisions?|the governance template|governance template|rulings) (?:do(?:es)? not|don't|"
+        r"doesn't|no longer|never|shall not|will not|won't|need not) (?:apply|bind|matter|count|hold|govern|"
+        r"constrain|restrict) (?:to )?(?:you|agents?|this|here|anymore|any more)",
+    ),
+    _rule(
+        AUTHORITY,
+        r"\b(?:standing decisions?|the governance template|governance template|rulings) (?:are|is) (?:now )?"
+        r"(?:void|obsolete|suspended|superseded|overridden|optional|advisory|non-binding|not binding|irrelevant|"
+        r"subordinate)\b",
+    ),
+    _rule(
+        AUTHORITY,
+        r"\b(?:this|it|this note|this memory|this file|this rule|this lesson|these notes) (?:is|are) (?:binding|"
+        r"mandatory|authoritative|final|non-negotiable) (?:on|for|upon|to) (?:all |every |any )?(?:agents?|you|"
+        r"ai|assistants?|readers?|models?)",
+    ),
+    _rule(
+        AUTHORITY,
+        r"\b(?:this|it) is (?:now )?(?:a|an|the) (?:new |binding |official |formal |permanent )?"
+        r"(?:standing decision|binding ruling)\b(?!\s*(?:\(|[a-z]{1,10}-\d|sd-?\d|#\d|from|by|made|recorded|taken|"
+        r"set|of the|that people|agreed))",
+    ),
+    _rule(
+        AUTHORITY,
+        r"\b(?:agents?|you|the agent|every agent|all agents) (?:must|should|shall|will|are to|have to) (?:treat|"
+        r"regard|consider) (?:this|these|memory|memories|this note|this memory|these notes|notes in memory) "
+        r"(?:as|over|above) ?(?:a |an |the )?(?:binding|standing decisions?|rulings?|governance|law|mandatory|final|"
+        r"authoritative|official)",
+    ),
+    _rule(
+        AUTHORITY,
+        r"\b(?:agents?|you|the agent|every agent|all agents) (?:must|should|shall|will|are to|have to) (?:follow|obey) "
+        r"(?:this|these|memory|memories|this note|this memory|these notes|notes in memory) (?:over|above|before|"
+        r"instead of|rather than) (?:the |any )?(?:standing|governance|rulings|decisions)",
+    ),
+    _rule(
+        AUTHORITY,
+        r"\b(?:memory|memories|notes in memory|agent memory|the memory store|memory notes) (?:takes?|has|have|gets?|"
+        r"should take|must take|should have|must have) (?:precedence|priority|authority|the final say|the last word)",
+    ),
+    # --- role and system markers (on the line as typed, lower-cased) ---
+    _rule(
+        ROLE,
+        r"<\|\s*(?:system|user|assistant|im_start|im_end|im_sep|endoftext|begin_of_text|end_of_text|start_header_id|"
+        r"end_header_id|eot_id|eom_id|start|end|human|prompt|instruction|developer|tool|ipython|fim_[a-z]+|"
+        r"[a-z_]+_id)\s*\|>",
+    ),
+    _rule(ROLE, r"\[/?inst\]|<</?sys>>|\[/?sys(?:tem)?\]|\[/?(?:system|assistant|human)_?(?:prompt|message)?\]"),
+    _rule(
+        ROLE,
+        r"</?(?:system|system_prompt|system-prompt|sys|instructions?|assistant|human|user_instructions|"
+        r"admin_instructions|developer_instructions|im_start|tool_call|function_call|jailbreak|override|"
+        r"important_instructions|agent_instructions|ai_instructions|antthinking|context_override)"
+        r"(?:\s[^<>\n]{0,80})?/?>",
+    ),
+    _rule(
+        ROLE,
+        r"^[ \t]*#{1,6}[ \t]*(?:system|system prompt|system message|assistant|human|instruction|new instructions|"
+        r"admin|developer)[ \t]*:",
+    ),
+    _rule(ROLE, r"^[ \t]*#{1,6}[ \t]*(?:system|system prompt|system message|assistant|human)[ \t]*$"),
+    _rule(ROLE, r"^[ \t]*[>*_\-]*[ \t]*(?:\*\*|__)?(?:assistant|human|chatgpt|claude)(?:\*\*|__)?[ \t]*:[ \t]*\S"),
+    _rule(
+        ROLE,
+        r"^[ \t]*[>*_\-]*[ \t]*(?:\*\*|__)?(?:system|ai|gpt|developer)(?:\*\*|__)?[ \t]*:[ \t]*"
+        r"(?=[^\n]*\b(?:you|your|yourself|ignore|disregard|obey|pretend|act as|from now on|instructions|"
+        r"system prompt)\b)",
+    ),
+    _rule(ROLE, r"[\"']role[\"']\s*:\s*[\"'](?:system|assistant|developer)[\"']"),
+    _rule(ROLE, r"\bsystem(?: prompt| message)?\s*(?:override|injection)\s*[:\-]"),
+    _rule(ROLE, r"\b(?:begin|start|end) (?:of )?(?:system|hidden|secret|injected) (?:prompt|instructions|message)\b"),
+)
+
+# A comment or hidden passage counts when it speaks to a reader, not when it is a build marker.
+_CUES = re.compile(
+    _w(
+        r"\b(?:you|your|yourself|agents?|assistant|ai|model|llm|claude|gpt|instructions?|prompt|ignore|disregard|"
+        r"obey|comply|pretend|act as|must|always|never|don't|do not|reveal|tell|send|execute|override|bypass|"
+        r"standing decision|governance|secret|hidden|delete|system|important)\b"
+    )
+)
+_COMMENT = re.compile(r"<!--(.*?)(?:-->|\Z)", re.DOTALL)
+_MD_COMMENT = re.compile(r"^[ \t]*\[(?://|comment|_|#|hidden|note)\]:[ \t]*(?:#|<>|<#>)[ \t]*[(\"'](.*)[)\"'][ \t]*$", re.M | re.I)
+_HIDDEN_HTML = re.compile(
+    r"<(\w+)[^<>]*?(?:style\s*=\s*[\"'][^\"']*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|"
+    r"opacity\s*:\s*0(?:\.0+)?\s*(?:;|[\"'])|color\s*:\s*(?:white|#fff\b|#ffffff|transparent)|height\s*:\s*0|"
+    r"width\s*:\s*0|left\s*:\s*-\d{3,}|text-indent\s*:\s*-\d{3,})[^\"']*[\"']|\shidden(?:\s*=\s*[\"']?[^\"'\s>]*[\"']?)?"
+    r"(?=[\s/>])|aria-hidden\s*=\s*[\"']true[\"'])[^<>]*>(.*?)(?:</\1\s*>|\Z)",
+    re.IGNORECASE | re.DOTALL,
+)
+_MD_EMPHASIS = re.compile(r"(?:\*{1,3}|~~|`+)|(?<![A-Za-z0-9])_{1,3}|_{1,3}(?![A-Za-z0-9])")
+_SPACES = re.compile(r"[ \t\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
+_B64 = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{16,}={0,2}(?![A-Za-z0-9+/=_\-])")
+_HEX = re.compile(r"(?<![0-9A-Fa-f])(?:(?:\\x|0x)?[0-9A-Fa-f]{2}[ :,\-]?){10,}(?![0-9A-Fa-f])")
+_URLENC = re.compile(r"(?:[^\s%]{0,16}%[0-9A-Fa-f]{2}){2,}[^\s%]*")
+_UNICODE_ESC = re.compile(r"(?:\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}){4,}")
+
+
+def _normalise_line(line: str) -> str:
+    """A line as a reader understands it: decoded, folded to plain lower-case letters."""
+    line = _INVISIBLE_RE.sub("", line)
+    if "&" in line:
+        line = html.unescape(line)
+    if not line.isascii():
+        line = unicodedata.normalize("NFKC", line).translate(_HOMOGLYPHS)
+        # Accents: "ïgnore" reads as "ignore".
+        line = "".join(c for c in unicodedata.normalize("NFKD", line) if not unicodedata.combining(c))
+    line = _MD_EMPHASIS.sub("", line)
+    line = _SPACES.sub(" ", line)
+    return line.lower()
+
+
+def _excerpt(line: str, near: float = 0.0) -> str:
+    """At most EXCERPT_MAX characters of the original line, around the relative position ``near``."""
+    visible = "".join(ch if ch.isprintable() else " " for ch in _INVISIBLE_RE.sub("", line)).strip()
+    visible = " ".join(visible.split())
+    if len(visible) <= EXCERPT_MAX:
+        return visible
+    width = EXCERPT_MAX - 2  # room for an ellipsis at either end
+    start = max(0, min(int(near * len(visible)) - width // 4, len(visible) - width))
+    cut = visible[start : start + width]
+    return ("…" if start > 0 else "") + cut + ("…" if start + width < len(visible) else "")
+
+
+def _negated(text: str, start: int) -> bool:
+    """Whether the words just before ``start`` negate it ("do not ignore ...", "never bypass ...")."""
+    before = text[max(0, start - 40) : start]
+    return bool(re.search(r"(?:\b(?:not|never|don't|dont|no|without|nor|cannot|can't|won't|shouldn't|mustn't)\s+(?:\S+\s+)?)$", before))
+
+
+class _Doc:
+    """A text's lines, normalised and joined, with a way back from an offset to the line."""
+
+    def __init__(self, text: str) -> None:
+        self.original = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        self.lines = [_normalise_line(line) for line in self.original]
+        self.text = "\n".join(self.lines)
+        self.starts: list[int] = []
+        pos = 0
+        for line in self.lines:
+            self.starts.append(pos)
+            pos += len(line) + 1
+
+    def locate(self, offset: int) -> tuple[int, float]:
+        """1-based line number of ``offset`` and its relative position in that line."""
+        index = bisect.bisect_right(self.starts, offset) - 1
+        return index + 1, (offset - self.starts[index]) / max(1, len(self.lines[index]))
+
+
+def _run_rules(text: str, rules: Iterable[_Rule]) -> Iterable[tuple[_Rule, re.Match[str]]]:
+    for rule in rules:
+        for m in rule.regex.finditer(text):
+            if rule.negatable and _negated(text, m.start()):
+                continue
+            yield rule, m
+
+
+def _decode_base64(blob: str) -> str | None:
+    blob = blob.strip()
+    padded = blob + "=" * (-len(blob) % 4)
+    for decoder in (base64.b64decode, base64.urlsafe_b64decode):
+        try:
+            raw = decoder(padded)
+        except (binascii.Error, ValueError):
+            continue
+        text = _as_text(raw)
+        if text is not None:
+            return text
+    return None
+
+
+def _decode_hex(blob: str) -> str | None:
+    digits = re.sub(r"\\x|0x|[ :,\-]", "", blob)
+    if len(digits) % 2:
+        digits = digits[:-1]
+    try:
+        return _as_text(bytes.fromhex(digits))
+    except ValueError:
+        return None
+
+
+def _as_text(raw: bytes) -> str | None:
+    """Decoded bytes, if they are readable text with words in it."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if len(text) < 8:
+        return None
+    printable = sum(1 for c in text if c.isprintable() or c in "\n\t")
+    if printable / len(text) < 0.9 or " " not in text or sum(c.isalpha() for c in text) < len(text) * 0.5:
+        return None
+    return text
+
+
+def _decodings(line: str) -> Iterable[str]:
+    """Readable texts hidden in a line as base64, hex, URL-encoding or escaped Unicode."""
+    for m in _B64.finditer(line):
+        blob = m.group(0)
+        if len(blob) >= 16 and not blob.isalpha() or len(blob) >= 24:
+            decoded = _decode_base64(blob)
+            if decoded:
+                yield decoded
+    for m in _HEX.finditer(line):
+        decoded = _decode_hex(m.group(0))
+        if decoded:
+            yield decoded
+    if "%" in line:
+        for m in _URLENC.finditer(line):
+            decoded = urllib.parse.unquote(m.group(0).replace("+", " "))
+            if decoded != m.group(0):
+                yield decoded
+    if "\\u" in line or "\\U" in line:
+        for m in _UNICODE_ESC.finditer(line):
+            try:
+                yield m.group(0).encode("ascii").decode("unicode_escape")
+            except UnicodeDecodeError:
+                continue
+
+
+def _scan(text: str, depth: int) -> list[InstructionFinding]:
+    findings: dict[tuple[str, int], InstructionFinding] = {}
+
+    def add(kind: str, line: int, excerpt_source: str, near: float = 0.0) -> None:
+        key = (kind, line)
+        if key not in findings:
+            findings[key] = InstructionFinding(kind, line, _excerpt(excerpt_source, near))
+
+    doc = _Doc(text)
+
+    # Hidden characters are a finding by themselves; the text without them is scanned below.
+    for number, line in enumerate(doc.original, start=1):
+        if _REPORTED_INVISIBLE.search(line):
+            add(INVISIBLE, number, line)
+            tags = "".join(chr(ord(c) - 0xE0000) for c in line if 0xE0020 <= ord(c) <= 0xE007E)
+            if tags and depth < MAX_DEPTH and _scan(tags, depth + 1):
+                add(ENCODED, number, line)
+
+    for rule, m in _run_rules(doc.text, _RULES_LIST):
+        number, near = doc.locate(m.start())
+        add(rule.kind, number, doc.original[number - 1], near)
+
+    original = "\n".join(doc.original)
+    line_starts = [0]
+    for line in doc.original[:-1]:
+        line_starts.append(line_starts[-1] + len(line) + 1)
+
+    def line_of(offset: int) -> int:
+        return bisect.bisect_right(line_starts, offset)
+
+    # Comments and hidden HTML: invisible once rendered, read by agents all the same.
+    if "<!--" in original or "]:" in original:
+        for regex in (_COMMENT, _MD_COMMENT):
+            for m in regex.finditer(original):
+                inner = m.group(1)
+                if _hidden_payload(inner, depth):
+                    number = line_of(m.start())
+                    add(HIDDEN_COMMENT, number, doc.original[number - 1])
+    if "<" in original:
+        for m in _HIDDEN_HTML.finditer(original):
+            inner = re.sub(r"<[^>]*>", " ", m.group(2) or "")
+            if inner.strip():
+                number = line_of(m.start())
+                add(HIDDEN_TEXT, number, doc.original[number - 1])
+
+    if depth < MAX_DEPTH:
+        # Encoded blobs: decode and scan again.
+        for number, line in enumerate(doc.original, start=1):
+            for decoded in _decodings(_INVISIBLE_RE.sub("", line)):
+                if _scan(decoded, depth + 1):
+                    add(ENCODED, number, line)
+                    break
+        if depth == 0:
+            # rot13 and leet-speak spellings of the same orders, on lines not already refused.
+            seen_lines = {line for _kind, line in findings}
+            for variant in (codecs.encode(doc.text, "rot13"), doc.text.translate(_LEET)):
+                if variant == doc.text:
+                    continue
+                for _rule_, m in _run_rules(variant, _SENTENCE_RULES):
+                    number, near = doc.locate(m.start())
+                    if number not in seen_lines:
+                        add(ENCODED, number, doc.original[number - 1], near)
+
+    return sorted(findings.values(), key=lambda f: (f.line, f.kind))
+
+
+def _hidden_payload(inner: str, depth: int) -> bool:
+    """Whether a comment's text speaks to a reader (build markers and TODOs do not)."""
+    words = re.findall(r"[A-Za-z']+", inner)
+    if depth < MAX_DEPTH and _scan(inner, depth + 1):
+        return True
+    return len(words) >= 3 and bool(_CUES.search(_normalise_line(" ".join(inner.split()))))
+
+
+# On rot13 and leet-speak spellings, only sentences, not markers (markers do not survive rot13).
+_SENTENCE_RULES = tuple(r for r in _RULES_LIST if r.kind in (OVERRIDE, ORDER, ADDRESS, SECRECY, AUTHORITY))
+
+
+def scan(text: str) -> list[InstructionFinding]:
+    """Every passage of ``text`` that reads as instructions to an agent, by line."""
+    if not text:
+        return []
+    return _scan(text, 0)
