@@ -20,7 +20,7 @@ install-test: $(BIN)/python
 ## Start the console on SQLite, Celery tasks in process, demo data loaded (DEBUG on, local only).
 run: install
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
-	DEBUG=1 $(BIN)/python manage.py seed_demo
+	DEBUG=1 $(BIN)/python manage.py seed_demo --json
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 ## Run the whole test suite (set DATABASE_URL and REDIS_URL to use PostgreSQL and Redis).

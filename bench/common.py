@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/mc_bench"
+DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/mc_bench_" + Path(sys.argv[0]).stem
 
 
 def use_scratch_database(url: str | None = None) -> str:

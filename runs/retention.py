@@ -19,7 +19,7 @@ import logging
 import math
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any, Literal
 
 from django.conf import settings
@@ -119,29 +119,27 @@ def _delete_batches(queryset: QuerySet[RunRecord], batch_size: int) -> Iterator[
     rows earlier batches left behind.
     """
     db = router.db_for_write(RunRecord)
-    delete_batch = _delete_batch_postgresql if connections[db].vendor == "postgresql" else _delete_batch_portable
-    floor: datetime | None = None
-    while True:
-        page = queryset if floor is None else queryset.filter(created_at__gte=floor)
-        batch = page.order_by("created_at").values_list("pk", "created_at")[:batch_size]
-        with transaction.atomic(using=db):
-            selected, newest, deleted = delete_batch(batch, db)
-        if not selected:
-            return
-        yield deleted
-        if selected < batch_size:
-            return
-        floor = newest
+    if connections[db].vendor == "postgresql":
+        yield from _delete_batches_postgresql(queryset, batch_size, db)
+    else:
+        yield from _delete_batches_portable(queryset, batch_size, db)
 
 
-def _delete_batch_postgresql(batch: QuerySet, db: str) -> tuple[int, datetime | None, int]:
-    """One statement, one round trip: select the batch, delete it by primary key, return three numbers.
+# The floor before the first batch: older than any record.
+_NO_FLOOR = datetime(1, 1, 1, tzinfo=UTC)
 
-    No id crosses into Python, so time and memory per batch stay flat whatever the batch size.
-    ``= ANY(ARRAY(...))`` keeps the delete on the primary-key index (an ``IN`` join could pick a
-    sequential scan of the whole table).
+
+def _delete_batches_postgresql(queryset: QuerySet[RunRecord], batch_size: int, db: str) -> Iterator[int]:
+    """One statement per batch: select it, delete it by primary key, return three numbers.
+
+    The SQL is compiled once and only the floor changes between batches, and no id crosses into
+    Python, so time and memory per batch stay flat however many rows go. ``= ANY(ARRAY(...))``
+    keeps the delete on the primary-key index (an ``IN`` join could pick a sequential scan).
     """
-    select_sql, params = batch.query.get_compiler(using=db).as_sql()
+    batch = queryset.filter(created_at__gte=_NO_FLOOR).order_by("created_at").values_list("pk", "created_at")
+    select_sql, select_params = batch[:batch_size].query.get_compiler(using=db).as_sql()
+    params = list(select_params)
+    (floor_at,) = [i for i, value in enumerate(params) if value == _NO_FLOOR]
     quote = connections[db].ops.quote_name
     table, pk = quote(RunRecord._meta.db_table), quote(RunRecord._meta.pk.column)
     # The batch's columns are always named through "b.": an unqualified name missing from the
@@ -151,19 +149,40 @@ def _delete_batch_postgresql(batch: QuerySet, db: str) -> tuple[int, datetime | 
         f"gone AS (DELETE FROM {table} WHERE {pk} = ANY(ARRAY(SELECT b.pk FROM batch AS b)) RETURNING 1) "
         "SELECT (SELECT count(*) FROM batch), (SELECT max(b.created_at) FROM batch AS b), (SELECT count(*) FROM gone)"
     )
-    with connections[db].cursor() as cursor:
-        cursor.execute(sql, params)
-        selected, newest, deleted = cursor.fetchone()
-    return selected, newest, deleted
+    import psycopg  # only on PostgreSQL, where Django's backend already loaded it
+
+    connection = connections[db]
+    while True:
+        with transaction.atomic(using=db):
+            connection.ensure_connection()
+            # Server-side binding: the statement is prepared once and each batch sends only its
+            # floor, so nothing (not even a quoted literal) accumulates client-side per batch.
+            with psycopg.Cursor(connection.connection) as cursor:
+                cursor.execute(sql, params)
+                selected, newest, deleted = cursor.fetchone()
+        if not selected:
+            return
+        yield deleted
+        if selected < batch_size:
+            return
+        params[floor_at] = newest
 
 
-def _delete_batch_portable(batch: QuerySet, db: str) -> tuple[int, datetime | None, int]:
-    """The same on other databases (SQLite): read the batch's ids, then delete them."""
-    rows = list(batch)
-    if not rows:
-        return 0, None, 0
-    deleted = RunRecord.objects.filter(pk__in=[pk for pk, _ in rows])._raw_delete(db)
-    return len(rows), rows[-1][1], deleted
+def _delete_batches_portable(queryset: QuerySet[RunRecord], batch_size: int, db: str) -> Iterator[int]:
+    """The same on other databases (SQLite): read a batch's ids, then delete them."""
+    floor = _NO_FLOOR
+    while True:
+        rows = list(
+            queryset.filter(created_at__gte=floor).order_by("created_at").values_list("pk", "created_at")[:batch_size]
+        )
+        if not rows:
+            return
+        with transaction.atomic(using=db):
+            deleted = RunRecord.objects.filter(pk__in=[pk for pk, _ in rows])._raw_delete(db)
+        yield deleted
+        if len(rows) < batch_size:
+            return
+        floor = rows[-1][1]
 
 
 def _run_purge(

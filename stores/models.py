@@ -214,6 +214,16 @@ class Store(models.Model):
         return {**(self.metadata or {}), **self.console_metadata}
 
 
+def history_user_of(instance, request=None, **kwargs):
+    """The person behind a version, if any: agents are recorded in the version's actor, not here."""
+    from django.contrib.auth.models import AbstractBaseUser
+
+    user = getattr(instance, "_history_user", None)
+    if user is None and request is not None:
+        user = getattr(request, "user", None)
+    return user if isinstance(user, AbstractBaseUser) and user.is_authenticated else None
+
+
 class VersionFields(models.Model):
     """Columns every memory version carries beside simple-history's own."""
 
@@ -250,7 +260,7 @@ class Memory(models.Model):
     redacted_at = models.DateTimeField(null=True, blank=True)
     redacted_by = models.JSONField(null=True, blank=True)
 
-    history = HistoricalRecords(bases=[VersionFields], cascade_delete_history=True)
+    history = HistoricalRecords(bases=[VersionFields], cascade_delete_history=True, get_user=history_user_of)
 
     class Meta:
         verbose_name_plural = "memories"

@@ -155,6 +155,7 @@ class Folder:
         self.files: dict[str, Entry] = {rel: Entry.from_list(row) for rel, row in state["files"].items()}
         self.by_memory = {e.memory_id: rel for rel, e in self.files.items()}
         self._dirty_state = False
+        self._known_dirs: set[Path] = set()  # directories seen to exist during this command
         # Folders sorted longest first, so a file belongs to the deepest store folder holding it.
         self._folders = sorted(self.stores, key=lambda s: len(s["folder"]), reverse=True)
 
@@ -265,7 +266,7 @@ class Folder:
                 if memory.get("deleted") or not _safe_memory_path(memory["path"]):
                     continue
                 self._put(att, att["folder"] + memory["path"], memory["content"], memory["id"],
-                          memory["content_sha256"])
+                          memory["content_sha256"], fresh=True)
                 n += 1
             counts[att["memory_store_id"]] = n
         return counts
@@ -304,7 +305,10 @@ class Folder:
             os.chmod(directory, mode)
 
     def _ensure_dir(self, directory: Path, att: dict[str, str]) -> None:
+        if directory in self._known_dirs:
+            return
         if directory.is_dir():
+            self._known_dirs.add(directory)
             return
         if directory.parent != self.root and not directory.parent.is_dir():
             self._ensure_dir(directory.parent, att)
@@ -315,19 +319,36 @@ class Folder:
         )
         if self._read_only(att) and inside_store:
             os.chmod(directory, RO_DIR_MODE)
+        self._known_dirs.add(directory)
 
-    def _put(self, att: dict[str, str], rel: str, content: str, memory_id: str, sha: str) -> None:
-        """Write a saved copy into the folder atomically, with the store's modes, and track it."""
+    def _put(self, att: dict[str, str], rel: str, content: str, memory_id: str, sha: str, *,
+             fresh: bool = False) -> None:
+        """Write a saved copy into the folder with the store's modes, and track it.
+
+        Atomically (a temporary file renamed over the old one), so the agent never reads half a
+        file; ``fresh`` (checkout into an empty folder) writes in place, since nobody reads yet.
+        """
         path = self.root / rel
         self._ensure_dir(path.parent, att)
-        tmp = self.state_dir / "tmp" / secrets.token_hex(8)
         data = content.encode("utf-8")
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, RO_FILE_MODE if self._read_only(att) else FILE_MODE)
-        with self._writable(path.parent):
-            os.replace(tmp, path)
-        st = os.lstat(path)
+        file_mode = RO_FILE_MODE if self._read_only(att) else FILE_MODE
+        if fresh:
+            with self._writable(path.parent):
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, file_mode)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                st = os.fstat(fh.fileno())
+            if stat.S_IMODE(st.st_mode) != file_mode:  # the umask took bits away
+                os.chmod(path, file_mode)
+        else:
+            tmp = self.state_dir / "tmp" / secrets.token_hex(8)
+            with open(tmp, "wb") as fh:
+                fh.write(data)
+            os.chmod(tmp, file_mode)
+            with self._writable(path.parent):
+                os.replace(tmp, path)
+            st = os.lstat(path)
         old = self.files.get(rel)
         if old is not None and old.memory_id != memory_id:
             self.by_memory.pop(old.memory_id, None)
@@ -431,6 +452,7 @@ class Folder:
     def sync_pass(self) -> PassResult:
         """One pass: scan, undo what may not change, push, pull the change feed, save the state."""
         result = PassResult()
+        self._known_dirs.clear()  # the agent may have removed folders since the last pass
         try:
             scan = self._scan()
             dirty = self._push(scan, result)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from django.db.models import Count, Max
+from django.db import connection
 
 from stores.models import Client, JiraProject, StoreKind
 
@@ -17,9 +17,14 @@ _cached: tuple[object, ClientDetailMatcher] | None = None
 
 
 def _registry_version() -> tuple:
-    clients = Client.objects.aggregate(n=Count("id"), at=Max("updated_at"))
-    projects = JiraProject.objects.aggregate(n=Count("id"), top=Max("id"))
-    return (clients["n"], clients["at"], projects["n"], projects["top"])
+    """A cheap fingerprint of the registry (one round trip), so the automaton is rebuilt only on change."""
+    clients, projects = Client._meta.db_table, JiraProject._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT (SELECT COUNT(*) FROM {clients}), (SELECT MAX(updated_at) FROM {clients}), "
+            f"(SELECT COUNT(*) FROM {projects}), (SELECT MAX(id) FROM {projects})"
+        )
+        return tuple(cursor.fetchone())
 
 
 def registry_terms() -> list[ClientTerm]:

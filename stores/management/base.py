@@ -25,6 +25,7 @@ class JsonCommand(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         self.as_json = options.get("json", False)
+        self.verbosity = options.get("verbosity", 1)
         result = self.run(**options)
         if self.as_json:
             self.stdout.write(json.dumps(result, default=str))

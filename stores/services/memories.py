@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from stores.console_checks.pipeline import decide
@@ -64,14 +64,19 @@ def _require_content(content: Any, *, field: str = "content") -> None:
         raise InvalidRequest(f"`{field}` must be a string (use \"\" for an empty memory).")
 
 
-def _path_conflict(store: Store, path: str, *, exclude_pk: int | None = None) -> Memory | None:
-    """A live memory at the path, or at an ancestor or descendant of it (a file and a folder can't share a name)."""
+def _conflict_q(path: str) -> Q:
+    """The path itself, an ancestor of it, or a descendant of it (a file and a folder can't share a name)."""
     segments = segments_of(path)
     ancestors = ["/" + "/".join(segments[:i]) for i in range(1, len(segments))]
+    return Q(path=path) | Q(path__in=ancestors) | Q(path__startswith=path + "/")
+
+
+def _path_conflict(store: Store, path: str, *, exclude_pk: int | None = None) -> Memory | None:
+    """A live memory in the way of ``path``, if any."""
     live = Memory.objects.filter(store=store, deleted_at__isnull=True)
     if exclude_pk is not None:
         live = live.exclude(pk=exclude_pk)
-    return live.filter(Q(path=path) | Q(path__in=ancestors) | Q(path__startswith=path + "/")).first()
+    return live.filter(_conflict_q(path)).order_by("path").first()
 
 
 def _raise_conflict(conflict: Memory, path: str) -> None:
@@ -126,11 +131,14 @@ def memory_create(*, writer: Writer, store: Store, path: Any, content: Any, reas
         if not isinstance(path, str):
             raise InvalidRequest("`path` must be a string such as /conventions/naming.md.")
         _check(ChangeRequest(writer=writer, store=locked, operation="create", path=path, content=content))
-        conflict = _path_conflict(locked, path)
-        if conflict is not None:
-            _raise_conflict(conflict, path)
+        # One round trip for both the path conflict and the per-store cap.
+        counts = Memory.objects.filter(store=locked, deleted_at__isnull=True).aggregate(
+            live=Count("id"), conflicts=Count("id", filter=_conflict_q(path))
+        )
+        if counts["conflicts"]:
+            _raise_conflict(_path_conflict(locked, path), path)
         limit = settings.MEMORY_STORE_MAX_MEMORIES
-        if Memory.objects.filter(store=locked, deleted_at__isnull=True).count() >= limit:
+        if counts["live"] >= limit:
             raise InvalidRequest(
                 f"The store '{locked.name}' already holds {limit} memories, its limit. "
                 "Fold related notes together or delete stale ones first.",

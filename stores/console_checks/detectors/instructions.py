@@ -88,7 +88,8 @@ _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t
 _AGENT = (
     r"(?:ai|a\.i\.|assistant|agent|llm|language model|chatbot|claude|gpt|chatgpt|copilot|gemini"
     r"|ai model|ai agent|ai assistant|autonomous agent|hosted agent|llm agent|coding agent|automated agent"
-    r"|large language model)"
+    r"|large language model|automated reader|automated readers|machine reader|ai reader|reader agent|"
+    r"automated system|autonomous system|automated process)"
 )
 _READ = r"(?:reading|processing|parsing|seeing|reviewing|ingesting|loading|scanning|analy[sz]ing|summari[sz]ing)"
 # What an agent's own rules are called; "rules" and the weaker words need a word saying "yours"
@@ -122,18 +123,53 @@ _PEOPLE = (
     r"administrator|administrators|anyone|anybody|supervisor|supervisors|escalation contacts?|your principal|"
     r"your owner|your creators?|the humans?)"
 )
-_NOT = r"(?:do not|don't|dont|never|must not|mustn't|should not|shouldn't|cannot|can't|won't|will not|not to)"
+_NOT = (
+    r"(?:do not|don't|dont|never|must not|mustn't|should not|shouldn't|cannot|can't|won't|will not|not to|"
+    r"(?:under no circumstances|in no case|at no point|on no account) (?:should|must|may|will|shall|can|are|is) "
+    r"(?:you|agents?|the agent|the assistant|the ai)(?: ever)?)"
+)
 _NO_NEGATION = r"(?:(?!not\b|never\b|no\b|cannot\b|\S*n't\b)\S+ )"
 _GOVERNANCE = (
     r"(?:(?:the |this |our |your |any |all |every |existing |prior |previous |current |conflicting |relevant )*"
     r"(?:project'?s? |client'?s? )?(?:governance template|governance rules|governance|standing decisions?|"
     r"rulings?|decisions made by people|people's rulings|human rulings|decisions of people))"
 )
-_SUBJECT_SELF = (
-    r"(?:this|this note|this memory|this memo|this file|this lesson|this entry|this document|this text|"
+_SUBJECT_NOTE = (
+    r"(?:this note|this memory|this memo|this file|this lesson|this entry|this document|this text|"
     r"this page|this rule|this instruction|these notes|these memories|these rules|these instructions|"
-    r"the following|what follows|memory|memories|the memory|agent memory|notes in memory|this store|"
-    r"the notes in this store|my notes|our notes|the contents of this note|anything in memory)"
+    r"memory|memories|the memory|agent memory|notes in memory|this store|the notes in this store|my notes|"
+    r"our notes|the contents? of this (?:note|memory|file|lesson)|anything in memory|what this note says)"
+)
+# "This" alone may point at a convention that a standing decision backs; it counts when it claims
+# to override, or when no reference to the decision follows.
+_SUBJECT_SELF = rf"(?:{_SUBJECT_NOTE}|this|the following|what follows)"
+_NO_REFERENCE = r"(?!\s*(?:\(|[a-z]{1,10}-\d|sd-?\d|#\d|no\.|number|from |by |made |of the |that people|agreed))"
+
+_IN = r"[^.!?;\n]"  # a character inside the same sentence
+# The agent's own control plane.
+_CTRL_OBJECT = (
+    r"instructions|system prompt|prompt|rules|guidelines|guidance|guardrails|directives|programming|training|"
+    r"persona|context window|safety (?:rules|guidelines|checks|settings)|constraints|restrictions"
+)
+# Words that undermine it.
+_UNDERMINE = (
+    r"ignore|ignoring|disregard|pay no attention|forget|override|overridden|bypass|circumvent|no longer "
+    r"(?:valid|apply|applies|applicable|binding|in force|in effect|matter)|void|obsolete|outdated|invalid|wrong|"
+    r"superseded|replaced|cancel(?:l)?ed|revoked|lifted|disabled|suspended|don't apply|do not apply|doesn't apply|"
+    r"does not apply|need not|no need|free to ignore|whatever|regardless|despite|not real|fake|irrelevant|"
+    r"say otherwise|stop (?:following|obeying)|don't follow|do not follow|never follow|don't count|do not count|"
+    r"doesn't count|does not count|were written for another|not as your"
+)
+_NEGATION = r"(?:never\b|not\b|n't\b|no\b|cannot\b|nor\b|without\b)"
+_GOV_TERM = r"(?:standing decisions?|rulings?|governance template|governance rules|the governance)\b"
+_OVERRIDE_GOV = (
+    r"ignore|disregard|pay no attention to|forget|override|overrides|overrule|overrules|bypass|circumvent|"
+    r"outranks?|trumps?|supersedes?|supersede|takes? precedence over|has precedence over|has priority over|"
+    r"takes? priority over|beats|wins over|prevails over|replaces|set aside|waive|suspend|skip"
+)
+_SENSITIVE = (
+    r"credentials?|secrets?|tokens?|api keys?|passwords?|env(?:ironment)? (?:vars?|variables)|private keys?|"
+    r"ssh keys?|\.env|profiles\.yml|contents of the vault|vault contents|the vault|access keys?"
 )
 
 
@@ -147,10 +183,17 @@ class _Rule:
     kind: str
     regex: re.Pattern[str]
     negatable: bool = False  # "do not ignore your instructions" is advice, not an attack
+    unless: re.Pattern[str] | None = None  # the sentence is about something else if this matches in it
+
+
+# Keeping a secret from people is hygiene, not deception: "never tell anyone the password".
+_ABOUT_SECRETS = re.compile(
+    r"\b(?:passwords?|passphrases?|tokens?|secrets?|api keys?|credentials?|private keys?|pins?|keys?)\b"
+)
 
 
 def _rule(kind: str, pattern: str, negatable: bool = False) -> _Rule:
-    return _Rule(kind, re.compile(_w(pattern), re.MULTILINE), negatable)
+    return _Rule(kind, re.compile(_w(pattern), re.MULTILINE), negatable, _ABOUT_SECRETS if kind == SECRECY else None)
 
 
 _RULES_LIST: tuple[_Rule, ...] = (
@@ -282,7 +325,7 @@ _RULES_LIST: tuple[_Rule, ...] = (
     ),
     _rule(
         ORDER,
-        r"\bact as (?:if you (?:are|were|have no|had no)|though you (?:are|were)|an? (?:unrestricted|unfiltered|"
+        r"\bact as (?:if you (?:are|were|have|had|can|could)|though you (?:are|were)|an? (?:unrestricted|unfiltered|"
         r"different ai|evil|jailbroken|uncensored|rogue)|dan\b|the system\b|my (?:assistant|agent|servant|accomplice))",
     ),
     _rule(
@@ -301,8 +344,8 @@ _RULES_LIST: tuple[_Rule, ...] = (
     ),
     _rule(
         ORDER,
-        r"\b(?:obey|comply with) (?:only |all |these |the following |my |this |the hidden |the new |any )?"
-        r"(?:new |hidden |following |secret |embedded )?(?:instructions|commands|orders|directives)\b",
+        r"\b(?:obey|comply with) (?:\S+ ){0,3}?(?:instructions|commands|orders|directives|me|us|this note|"
+        r"this file|this memory|the notes?)\b",
     ),
     _rule(
         ORDER,
@@ -424,9 +467,9 @@ _RULES_LIST: tuple[_Rule, ...] = (
     # --- claiming governance ---
     _rule(
         AUTHORITY,
-        rf"\b{_SUBJECT_SELF} {_NO_NEGATION}{{0,3}}?(?:is|are|counts? as|serves? as|acts? as|functions? as|shall be|"
-        r"will be|should be (?:treated|considered|read|regarded|followed) as|must be (?:treated|considered|read|"
-        r"regarded|followed) as|is to be (?:treated|considered|read|regarded|followed) as|has the (?:force|status|"
+        rf"\b{_SUBJECT_NOTE} {_NO_NEGATION}{{0,3}}?(?:is|are|counts? as|serves? as|acts? as|functions? as|shall be|"
+        r"will be|should be (?:treated|considered|read|regarded|followed)(?: as)?|must be (?:treated|considered|read|"
+        r"regarded|followed)(?: as)?|is to be (?:treated|considered|read|regarded|followed) as|has the (?:force|status|"
         r"weight|authority|standing) of|have the (?:force|status|weight|authority|standing) of|constitutes?|"
         r"represents?|becomes?|is now|are now|is considered|are considered|is equivalent to|amounts? to|carries the "
         r"(?:weight|force|authority) of|was (?:approved|adopted|ratified|promoted|registered|recorded) as|"
@@ -435,6 +478,21 @@ _RULES_LIST: tuple[_Rule, ...] = (
         r"authoritative |project |mandatory )*(?:standing decisions?|rulings?|binding ruling|governance(?: template|"
         r" rule| decision)?|policy decision|decision record|mandate|official decision|binding (?:rule|decision|"
         r"policy|instruction)|rule for (?:all|every) agents?)",
+    ),
+    _rule(
+        AUTHORITY,
+        rf"\b(?:this|the following|what follows) {_NO_NEGATION}{{0,3}}?(?:is|are|counts? as|serves? as|acts? as|functions? as|shall be|"
+        r"will be|should be (?:treated|considered|read|regarded|followed)(?: as)?|must be (?:treated|considered|read|"
+        r"regarded|followed)(?: as)?|is to be (?:treated|considered|read|regarded|followed) as|has the (?:force|status|"
+        r"weight|authority|standing) of|have the (?:force|status|weight|authority|standing) of|constitutes?|"
+        r"represents?|becomes?|is now|are now|is considered|are considered|is equivalent to|amounts? to|carries the "
+        r"(?:weight|force|authority) of|was (?:approved|adopted|ratified|promoted|registered|recorded) as|"
+        r"has been (?:approved|adopted|ratified|promoted|registered|recorded|made) (?:as|into)|ranks as|stands as) "
+        r"(?:a |an |the |one of the |our |your )?(?:new |binding |official |formal |permanent |standing |final |"
+        r"authoritative |project |mandatory )*(?:standing decisions?|rulings?|binding ruling|governance(?: template|"
+        r" rule| decision)?|policy decision|decision record|mandate|official decision|binding (?:rule|decision|"
+        r"policy|instruction)|rule for (?:all|every) agents?)"
+        rf"{_NO_REFERENCE}",
     ),
     _rule(
         AUTHORITY,
@@ -504,6 +562,569 @@ _RULES_LIST: tuple[_Rule, ...] = (
         r"\b(?:memory|memories|notes in memory|agent memory|the memory store|memory notes) (?:takes?|has|have|gets?|"
         r"should take|must take|should have|must have) (?:precedence|priority|authority|the final say|the last word)",
     ),
+    # --- more ways of speaking to, or over, the agent ---
+    _rule(
+        ORDER,
+        r"\b(?:the |all |any |every )?(?:ai|ai agents?|assistants?|llms?|language models?|chatbots?|claude|gpt|"
+        r"ai models?)s? (?:must|should|shall|will|needs? to|has to|have to|is to|are to|is required to|are required to)"
+        r"(?: not| never| always| now| only)? (?:ignore|disregard|reveal|obey|comply|lie|hide|conceal|pretend|"
+        r"exfiltrate|bypass|override|approve|merge|push|delete|tell|inform|say|respond|reply|answer|act|treat|"
+        r"follow|skip|disable|execute|send|output|print|stop|refuse|deny|keep|forget|mention)\b",
+    ),
+    _rule(
+        ORDER,
+        r"\b(?:i am|i'm|this is|it is|we are) (?:your|the) (?:\S+ )?(?:developer|developers|creator|creators|"
+        r"administrator|admin|owner|operator|master|boss|manager|supervisor|maker|principal|programmer|trainer)\b"
+        r"(?: speaking)?",
+    ),
+    _rule(ORDER, r"\byou (?:now )?(?:work|answer|report) (?:for|to) (?:me|us)\b"),
+    _rule(ORDER, r"\byour (?:new |true |real )?(?:master|owner|boss|creator|loyalty|allegiance) (?:is|are|lies)\b"),
+    _rule(
+        ORDER,
+        r"\bdo (?:whatever|everything|exactly what|all that|what) (?:this note|this memory|this file|the note|i|we) "
+        r"(?:says?|tells? you|asks?|instructs?|orders?)",
+    ),
+    _rule(
+        ORDER,
+        rf"\b{_NOT} (?:listen to|obey|follow|help|assist|answer|respond to|take orders from|serve) (?:the |your |any )?"
+        rf"(?:user|users|human|humans|operator|operators|reviewer|reviewers|console|console's \S+|people)(?![-\w])",
+    ),
+    _rule(
+        ORDER,
+        r"\b(?:assume|adopt|take over) the (?:role|persona|identity|character|voice) of\b|"
+        r"\b(?:take on|play) the (?:persona|identity|character|voice) of\b",
+    ),
+    _rule(
+        ORDER,
+        r"\b(?:answer|respond|reply|speak|write|behave) as (?:if you (?:were|are)|though you (?:were|are)|the system\b|"
+        r"an? (?:unrestricted|different|evil|jailbroken|uncensored|unfiltered)|the (?:admin|administrator|root|"
+        r"superuser|developer|escalation contact|owner)\b)",
+    ),
+    _rule(
+        ORDER,
+        r"\b(?:respond|reply|answer|output) (?:only|exclusively|solely|always) (?:with|in|using) "
+        r"(?:[\"'][^\"'\n]{1,20}[\"']|yes|no|ok|okay|approved|lgtm|done|the word|a single word|emojis?)",
+    ),
+    _rule(
+        ORDER,
+        r"\b(?:respond|reply|answer) to (?:every|all|any|each) (?:question|prompt|message|request|query|ticket)s? "
+        r"(?:with|by)\b",
+    ),
+    _rule(
+        ORDER,
+        r"\b(?:approve|approves|merge|lgtm|accept|sign off|mark (?:it|them|the ticket|tickets) (?:as )?(?:done|passed))"
+        r"\b[^.\n]{0,60}\b(?:regardless of|no matter what|whatever the|even if (?:the )?(?:tests?|qa|checks?|"
+        r"review|build)s? (?:fail|failed|fails|are red))",
+    ),
+    _rule(
+        ORDER,
+        r"\byour (?:task|goal|job|mission|objective|purpose|role|priority) (?:now|from now on|here on) (?:is|will be)\b|"
+        r"\bnow,? your (?:task|goal|job|mission|objective|purpose|role) is\b",
+    ),
+    _rule(
+        ORDER,
+        r"\b(?:execute|run|do|perform) (?:this|the following|these|the next)(?: \S+)?(?: commands?| steps?)? "
+        r"without (?:asking|confirmation|confirming|checking|question|questioning|telling|review|hesitation)",
+    ),
+    _rule(
+        ORDER,
+        rf"\byou (?:can|may|are free to|should|need to|have to|must) (?:safely |just |simply )?(?:ignore|disregard|"
+        rf"bypass|override|circumvent|work around|skip)\b(?: \S+){{0,4}}? (?:the |any |all )?(?:review|reviews|approval|"
+        rf"approvals|rules|instructions|governance|standing decisions?|guardrails|console|refusals?|{_STRONG_RULES})\b",
+    ),
+    _rule(
+        ORDER,
+        r"\b(?:stop being|you are not really|you're not really|you are no longer) (?:an? |the )?(?:\S+ )?"
+        r"(?:ai|assistant|agent|llm|language model|chatbot)\b|\bbecome (?:an? |the )(?:\S+ ){0,2}?(?:bot|ai|"
+        r"assistant|agent|persona)\b(?! (?:store|token|pod|run|folder)\b)",
+    ),
+    _rule(
+        ORDER,
+        r"\byour (?:guardrails|safety (?:checks|rules|filters|guidelines)|restrictions|rules|limits|filters|"
+        r"instructions|system prompt|prompt|guidelines) (?:are|is|have been|has been) (?:now )?(?:disabled|off|removed|"
+        r"lifted|suspended|turned off|gone|outdated|obsolete|wrong|invalid|superseded|incorrect|fake|a test)\b",
+    ),
+    _rule(
+        ORDER,
+        r"\b(?:safety checks|safety rules|the rules|rules|restrictions|guardrails|limits|the checks|checks|"
+        r"the console's checks|your instructions|instructions|governance) (?:do not|don't|no longer|never) apply "
+        r"(?:to you|here|for you|in this (?:project|store|case|run))\b",
+    ),
+    _rule(
+        ORDER,
+        r"\b(?:the )?(?:instructions|rules|guidelines|directives|system prompt|prompt|orders) (?:that )?"
+        r"(?:you (?:were|have been|'ve been|got|received|are given)|given to you|in your (?:context|prompt))\b",
+    ),
+    _rule(
+        OVERRIDE,
+        rf"\b{_STRONG_VERB} (?:the |all |any |your )?(?:safety|security|content) (?:checks|rules|guidelines|filters|"
+        rf"measures|policies|protocols|guardrails|restrictions|settings)\b",
+        negatable=True,
+    ),
+    _rule(
+        OVERRIDE,
+        r"\b(?:ignore|disregard|don't follow|do not follow|never follow|never obey|don't obey|do not obey) "
+        r"(?:any |all |the )?(?:instructions|orders|commands|requests|directions) (?:from|given by|issued by|coming from|"
+        r"sent by|of) (?:the |your |any )?(?:user|users|system|console|rittman|people|humans?|staff|operators?|"
+        r"admins?|administrators?|developers?|anyone|anybody|escalation contacts?|reviewers?)\b",
+    ),
+    _rule(
+        OVERRIDE,
+        r"\b(?:ignore|disregard|bypass|circumvent|work around|get around|evade|defeat|disable|fool|trick) (?:the )?"
+        r"(?:console(?:'s)?(?: checks| refusals?)?|refusals?|secret scanner|detectors?|content filters?|"
+        r"injection (?:filter|detector|check))\b",
+        negatable=True,
+    ),
+    _rule(
+        OVERRIDE,
+        r"\bthe (?:real|actual|true|new|hidden|secret) (?:instructions|task|orders|rules|prompt|directives|goal) "
+        r"(?:are|is|follow|come|appear|begin)\b",
+    ),
+    _rule(OVERRIDE, r"(?:^|[.!?]\s+)[ \t>*#-]*override\s*:"),
+    _rule(
+        OVERRIDE,
+        r"\b(?:hidden|secret|special|private|internal|confidential|priority|real|true|actual) "
+        r"(?:instruction|instructions|directive|directives|order|orders|command|commands|task)\s*:",
+    ),
+    _rule(
+        ADDRESS,
+        rf"\b(?:instruction|instructions|directive|order|command|message|request|task)s? (?:to|for) (?:all |any |every |"
+        rf"the |each )?(?:\S+ )?{_AGENT}s?\b",
+    ),
+    _rule(
+        ADDRESS,
+        rf"\b(?:when|once|after|if|whenever) (?:an? |the |any |every )?{_AGENT}s? (?:reads|sees|processes|finds|loads|opens|"
+        rf"parses|encounters|gets to) (?:this|these)\b",
+    ),
+    _rule(
+        ADDRESS,
+        rf"(?:^|[.!?:;]\s+|\b(?:hey|hi|hello|dear|ok|okay|listen|psst|yo|attention|be aware|look|now|so),? )"
+        rf"[ \t>*#-]*(?:the )?(?:claude|chatgpt|gpt|gemini|copilot|llms?|assistant|ai|ai agents?|agents?|"
+        rf"language models?|ai models?)\s*[,:!\-](?!\S)",
+    ),
+    _rule(ADDRESS, r"(?:^|\s)@(?:agents?|ai|assistant|claude|llm|bot|gpt|model)\b"),
+    # --- hiding things from the user, lying ---
+    _rule(
+        SECRECY,
+        rf"\b{_NOT} let (?:the |your |any )?{_PEOPLE} (?:know|find out|see|learn|notice|hear|discover)\b",
+    ),
+    _rule(
+        SECRECY,
+        rf"\btell (?:the |your )?{_PEOPLE} (?:that )?[^.\n]{{0,60}}\b(?:even (?:if|though|when)|regardless|no matter)",
+    ),
+    _rule(
+        SECRECY,
+        r"\b(?:if|when) (?:anyone|someone|the user|the reviewer|a person|people|a human|they|you are|you're)? ?"
+        r"(?:asks?|asked)(?: about (?:this|it))?,? (?:deny|pretend|lie|claim you|say (?:that )?you (?:never|didn't|"
+        r"did not|have not|haven't|don't|do not)|you (?:never|didn't|did not|have not|haven't))",
+    ),
+    _rule(
+        SECRECY,
+        r"\b(?:secretly|covertly|surreptitiously|quietly|discreetly) (?:add|delete|change|modify|send|copy|disable|"
+        r"create|grant|insert|remove|push|merge|upload|exfiltrate|approve|record|log|include|install|drop|alter|"
+        r"forward|share|store|keep)\b",
+    ),
+    _rule(
+        SECRECY,
+        r"\b(?:without (?:anyone|the user|anybody|people|the reviewer|humans?) (?:noticing|knowing|finding out|seeing)|"
+        r"so (?:that )?(?:no one|nobody|the user|the reviewer) (?:notices|knows|finds out|sees|can tell)|"
+        r"without being (?:detected|noticed|caught|seen))",
+    ),
+    _rule(
+        SECRECY,
+        rf"\b(?:hide|conceal|cover up|obscure|suppress)s? (?:the |any |all )?(?:failed|failing|test failures?|"
+        rf"errors?|failures?|mistakes?|this|it|these (?:changes|instructions))\b[^.\n]{{0,40}}\b(?:from|to) "
+        rf"(?:the |your )?{_PEOPLE}\b|\bin a way that (?:hides|conceals|covers up)\b",
+    ),
+    # --- governance, in more words ---
+    _rule(
+        AUTHORITY,
+        r"\b(?:consider|regard|count|deem|view|take|recognise|recognize|accept) (?:this|these|this note|this memory|"
+        r"memory|memories|these notes|this file|this lesson|notes in memory|what this note says) (?:as |to be )?"
+        r"(?:a |an |the )?(?:binding|standing decisions?|rulings?|governance|mandatory|authoritative|official|law|"
+        r"final|people's rulings|policy)",
+        negatable=True,
+    ),
+    _rule(
+        AUTHORITY,
+        rf"\b(?:you |agents? )?(?:don't|do not|no longer|never|won't|will not) (?:need|have) to (?:follow|obey|respect|"
+        rf"apply|check|honou?r|abide by) {_GOVERNANCE}",
+    ),
+    _rule(
+        AUTHORITY,
+        r"\b(?:memory|memories|this note|these notes|notes) (?:over|above|before|beats|trumps|outranks) "
+        r"(?:the )?(?:standing decisions?|governance|rulings?)",
+    ),
+    # --- generalisations found by testing on unseen phrasings ---
+    _rule(
+        OVERRIDE,
+        r"\b(?:whatever|regardless of what|no matter what|despite what|even if) (?:your|the) (?:\S+ )?(?:instructions|"
+        r"rules|prompt|system prompt|guidelines|directives|programming|standing decisions|governance template) "
+        r"(?:say|says|tell you|state|states|require|requires|demand|insist)",
+    ),
+    _rule(
+        OVERRIDE,
+        rf"\b{_STRONG_VERB} (?:\S+ ){{0,3}}?your (?:\S+ )?(?:{_STRONG_RULES}|{_WEAK_RULES})\b",
+        negatable=True,
+    ),
+    _rule(
+        OVERRIDE,
+        rf"\b(?:there is no need to|there's no need to|no need to|need not|(?:you )?(?:don't|do not|no longer) (?:need|have) to|"
+        rf"feel free to|you are free to|it is fine to|it is ok(?:ay)? to|it's fine to|it's ok(?:ay)? to) (?:follow|obey|"
+        rf"respect|honou?r|ignore|disregard|skip|bypass|apply) {_READER_PRIOR}(?:\S+ )?(?:{_STRONG_RULES}|{_WEAK_RULES})\b",
+    ),
+    _rule(
+        ORDER,
+        rf"\byou (?:will|must|shall|should|are to|are going to|need to|have to) (?:now )?(?:ignore|disregard|deceive|"
+        rf"lie to|mislead|stop listening to|no longer (?:listen to|answer to|report to|follow|obey)) (?:the |your |any |all )?"
+        rf"(?:{_PEOPLE}|escalation contacts?|console|standing decisions?|governance|rulings?|{_STRONG_RULES}|rules)\b",
+    ),
+    _rule(
+        ORDER,
+        r"\b(?:delete|remove|wipe|erase|purge|clear|empty|overwrite|truncate) (?:all |every |the contents of |everything "
+        r"in |all files in |all notes in |all (?:the )?memories in )(?:the )?(?:/[a-z]+/|memory|memories|the memory store|"
+        r"this store|the project store|the agent store|other agents'? notes|notes|memory files)",
+    ),
+    _rule(
+        ORDER,
+        r"\bact as (?:an? |the )?(?:admin|administrator|root|superuser|system administrator|sysadmin|owner|god)\b",
+    ),
+    _rule(ORDER, r"\b(?:roleplay|role-play|role play) as\b|\bpretend (?:that )?you (?:are|were|have|had|can|could|'re)\b"),
+    _rule(
+        ORDER,
+        r"\bcomply with (?:every|all|any|each) (?:request|instruction|command|order|demand)s?\b|"
+        r"\b(?:the )?(?:user|requester|sender|author|caller) (?:has been|is|was) (?:verified|authenticated|confirmed|"
+        r"authori[sz]ed|approved|whitelisted|cleared) (?:as )?(?:an? )?(?:admin|administrator|owner|root|superuser|"
+        r"trusted|developer)",
+    ),
+    _rule(
+        ORDER,
+        r"\b(?:reveal|print|output|show|repeat|display|leak|dump|disclose|expose|recite|share|list|give me|tell me|"
+        r"describe|summari[sz]e|paste) (?:\S+ ){0,3}?your (?:\S+ )?(?:prompt|instructions|rules|guidelines|api keys?|"
+        r"credentials|secrets|tokens|passwords?|environment variables|env vars|directives|context window|"
+        r"system message|programming)\b",
+    ),
+    _rule(
+        ORDER,
+        r"\byour (?:instructions|system prompt|prompt|rules|guidelines|programming|directives|orders|guardrails) "
+        r"(?:have |has )?(?:now |just )?(?:changed|been changed|been updated|been replaced|expired|been revoked)\b",
+    ),
+    _rule(
+        ADDRESS,
+        rf"\b(?:the next|any|every|each|the first|whichever|whatever|an?|the) (?:\S+ )?(?:{_AGENT}|reader)s? "
+        rf"(?:\S+ ){{0,2}}?(?:to|that|who|which) (?:reads?|sees?|opens?|loads?|finds?|parses?|ingests?|processes) "
+        rf"(?:this|these)\b(?! (?:table|model|column|source|schema|dataset|log|query|job|dashboard|report|file format)\b)",
+    ),
+    _rule(ADDRESS, r"\b(?:to )?(?:whoever|anyone|anybody) (?:is )?(?:reading|reads)\b(?: this)?\s*[:,]"),
+    _rule(
+        ADDRESS,
+        r"\b(?:note|message|memo|reminder|warning|notice|heads-up|psa) (?:to|for) (?:any |all |every |the )?"
+        r"(?:automated|ai|machine|non-human|llm|robot|bot) (?:\S+ )?(?:readers?|agents?|systems?|assistants?|models?)\b",
+    ),
+    _rule(
+        EXFIL,
+        r"\b(?:copy|write|save|store|put|paste|record|dump|add|include|list|collect|gather) (?:every|all|any|each|the) "
+        r"(?:\S+ )?(?:secrets?|credentials?|tokens?|passwords?|api keys?|keys|env(?:ironment)? vars?|environment "
+        r"variables)(?: you (?:can )?(?:find|see|have|get|read|access))? (?:into|in|to|inside) (?:this|the|a|your)? ?"
+        r"(?:memory|memories|note|notes|file|store|comment|pr|ticket|issue|message|reply|output|summary|log)",
+        negatable=True,
+    ),
+    _rule(
+        EXFIL,
+        r"\b(?:post|paste|print|dump|echo|cat|upload|send|include|copy|leak|share|write|attach) (?:the )?(?:full )?"
+        r"(?:contents? of )?(?:the |your )?(?:\.env|profiles\.yml|~/\.ssh\S*|id_rsa|credentials\.json|secrets\.json|\.netrc|"
+        r"\.pgpass|keyfile|service account (?:json|key)|environment variables|env vars|api keys|vault contents)"
+        r"(?: file)? (?:as|in|into|to|on) (?:a |the )?(?:pr|ticket|jira|comment|issue|slack|memory|note|chat|"
+        r"channel|log|public|github|gist)",
+        negatable=True,
+    ),
+    _rule(
+        SECRECY,
+        r"\b(?:keep quiet about|say nothing about|stay (?:quiet|silent) about|keep (?:it|this|that|them) (?:to yourself|"
+        r"under wraps|quiet|between us)|cover up|sweep (?:it|this|them) under)\b",
+    ),
+    _rule(
+        SECRECY,
+        rf"\b(?:make sure|ensure|so that|so) (?:that )?(?:the |your )?{_PEOPLE} (?:never|doesn't|does not|don't|"
+        rf"do not|won't|will not|can't|cannot)(?: ever)? (?:finds? out|knows?|learns?|notices?|discovers?|hears?|"
+        rf"realises?|realizes?|suspects?)\b",
+    ),
+    _rule(
+        AUTHORITY,
+        rf"\b{_GOVERNANCE} (?:\S+ ){{0,3}}?(?:do(?:es)? not|don't|doesn't|no longer|never|shall not|will not|won't|"
+        rf"need not) (?:appl(?:y|ies)|binds?|matters?|counts?|holds?|governs?|constrains?|restricts?)\b",
+    ),
+    _rule(
+        AUTHORITY,
+        rf"\b{_GOVERNANCE} (?:\S+ ){{0,3}}?(?:is|are|has been|have been|was|were) (?:now )?(?:replaced|superseded|"
+        rf"overridden|overruled|voided|cancel(?:l)?ed|revoked|suspended|retired|merely advisory|only advisory|"
+        rf"advisory|optional|non-binding|not binding|suggestions|secondary|subordinate|outdated)\b",
+    ),
+    _rule(
+        AUTHORITY,
+        rf"\b(?:treat|consider|regard|count|take) (?:the )?(?:\S+ ){{0,3}}?(?:memory|memories|note|notes|lesson|"
+        rf"lessons|this file|store) (?:as|to be) (?:a |an |the )?(?:binding|standing decisions?|rulings?|governance|"
+        rf"mandatory|authoritative|official|law|final)",
+        negatable=True,
+    ),
+    _rule(
+        AUTHORITY,
+        r"\b(?:memory|memories|this note|this memory|these notes|the notes in this store) (?:is|are) (?:final|binding|"
+        r"authoritative|the final word|the last word|law|supreme|the source of truth for decisions)\b|"
+        r"\b(?:memory|memories) (?:has|have|gets?) the (?:final|last) (?:say|word)\b",
+    ),
+    # --- within one sentence: the agent's own rules, or its governance, undermined ---
+    _rule(
+        ORDER,
+        rf"\byour (?:\S+ ){{0,2}}?(?:{_CTRL_OBJECT})\b{_IN}{{0,60}}?\b(?:{_UNDERMINE})|"
+        rf"\b(?:{_UNDERMINE}){_IN}{{0,40}}?\byour (?:\S+ ){{0,2}}?(?:{_CTRL_OBJECT})\b",
+        negatable=True,
+    ),
+    _rule(
+        ORDER,
+        rf"\b(?:reveal|print|output|show|repeat|display|leak|dump|disclose|expose|recite|share|list|tell me|describe|"
+        rf"paste|send|write out|spell out){_IN}{{0,30}}?\byour (?:\S+ ){{0,2}}?(?:{_CTRL_OBJECT}|context|memory|"
+        rf"configuration|setup|tools)\b",
+    ),
+    _rule(
+        AUTHORITY,
+        # Overriding a standing decision, unless a ruling or decision is the one that overrides.
+        rf"(?:^|[.!?;:]\s+)(?:(?!{_GOV_TERM}|{_NEGATION}){_IN})*?\b(?:{_OVERRIDE_GOV})\b"
+        rf"(?:(?!{_GOV_TERM}){_IN}){{0,30}}?{_GOV_TERM}",
+    ),
+    _rule(
+        AUTHORITY,
+        rf"{_GOV_TERM}{_IN}{{0,30}}?\b(?:is|are|seems?|remains?) (?:now |just |merely |only |really )?(?:a |an )?"
+        rf"(?:suggestions?|advisory|optional|void|obsolete|irrelevant|non-binding|not binding|guidance only|"
+        rf"nice to have|outdated|a formality|secondary)\b",
+    ),
+    _rule(AUTHORITY, rf"\bno (?:\S+ )?(?:ruling|standing decision|governance(?: template)?) (?:applies|binds|matters|counts)\b"),
+    _rule(
+        OVERRIDE,
+        rf"\b(?:ignore|disregard|pay no attention to|don't listen to|do not listen to|never listen to) (?:what|whatever|"
+        rf"anything) (?:the |your |any )?(?:{_PEOPLE}|escalation contacts?|reviewers?|console|governance template|"
+        rf"standing decisions?|rulings?|system|instructions|rules) (?:says?|said|tells? you|wants?|asks?|requires?)",
+    ),
+    _rule(
+        OVERRIDE,
+        rf"\byou{_IN}{{0,20}}?\b(?:ignore|disregard|bypass|circumvent|disable|override|evade|get around|work around|"
+        rf"switch off|turn off)\b{_IN}{{0,30}}?\b(?:console|console's|refusals?|guardrails|safety|logging|audit|"
+        rf"review requirement|approval|qa gate|governance|security checks|the checks)\b",
+        negatable=True,
+    ),
+    _rule(
+        SECRECY,
+        rf"\b(?:don't|do not|never|not to) (?:raise|mention|flag|escalate|report|bring up|surface|discuss) (?:this|it|that|"
+        rf"these|any of this)(?: \S+)? (?:with|to) (?:a |the |any |your )?(?:{_PEOPLE}|escalation contacts?|reviewers?)\b",
+    ),
+    _rule(
+        SECRECY,
+        rf"\b(?:if|when|should) (?:the |a |your |any )?(?:{_PEOPLE}|reviewers?) (?:questions?|asks?|challenges?|"
+        rf"queries|doubts?|checks?)(?: you)?,? (?:insist|claim|say|tell them|swear|maintain|assure)",
+    ),
+    _rule(
+        SECRECY,
+        rf"\b(?:{_AGENT}|you) (?:must|should|will|shall|has to|have to|needs? to) (?:keep|hide|conceal){_IN}{{0,30}}?"
+        rf"\b(?:secret|hidden|private|quiet|confidential)?{_IN}{{0,10}}?\bfrom (?:its |their |your |the )?{_PEOPLE}",
+    ),
+    _rule(
+        ORDER,
+        rf"\b(?:(?:authori[sz]ed?|authori[sz]es|instructs?|instructed|orders?|ordered|commands?|commanded|entitles?|"
+        rf"entitled|empowers?|empowered) you\b|\bi,? (?:the|your) (?:\S+ )?(?:admin|administrator|developer|owner|"
+        rf"operator|system|creator|lead|manager|boss)\b)",
+    ),
+    _rule(ORDER, r"\bact (?:like|as if) you(?:'re| are| were)\b|\byou are dan\b"),
+    _rule(
+        ORDER,
+        r"\bact as (?:an? |the )?(?:\S+ ){0,3}?(?:and|to) (?:sign off|approve|merge|push|deploy|release|delete|grant)\b",
+    ),
+    _rule(
+        ORDER,
+        r"\b(?:respond|reply|answer|say|output|print|write) (?:to |on )?(?:all|every|each|any) (?:further|future|"
+        r"subsequent|following|later|other) (?:\S+ )?(?:messages?|questions?|requests?|prompts?|tickets?|comments?)\b|"
+        r"\b(?:whenever|when|each time|every time|once) you (?:see|read|find|load|open|process) this(?: note| memory| file|"
+        r" message| text)?\s*[,.:;]",
+    ),
+    _rule(
+        EXFIL,
+        rf"\b(?:leak|exfiltrate|smuggle){_IN}{{0,40}}?\b(?:{_SENSITIVE})\b|"
+        rf"\b(?:forward|send|post|upload|email|e-mail|copy|paste|publish|share|attach|dump){_IN}{{0,40}}?"
+        rf"\b(?:{_SENSITIVE})\b{_IN}{{0,60}}?(?:https?://|\b[\w.+-]+@[\w-]+\.[a-z]{{2,}}\b|commit message|"
+        rf"pr description|public (?:repo|bucket|channel|gist)|pastebin|gist)",
+        negatable=True,
+    ),
+    # --- second round of generalisations ---
+    _rule(
+        ORDER,
+        rf"\b(?:the )?(?:rules|instructions|guidelines|constraints|policies|principles|prompt|guardrails|directives) "
+        rf"(?:that )?you (?:operate|work|run|act|function|live) (?:under|by|with|within)\b|\b(?:rules|instructions|"
+        rf"guidelines|constraints|prompt|guardrails) (?:that )?you (?:were|have been) (?:built|trained|designed|programmed|"
+        rf"configured|set up|told) (?:with|to follow|under|to obey)",
+    ),
+    _rule(
+        ADDRESS,
+        r"\byou\b[^.!?;\n]{0,40}\bthis (?:line|sentence|paragraph|note|memory|file|text|message|lesson)\b(?! (?:table|"
+        r"model|column|source|schema|dataset|query|job|dashboard|folder|error|warning|macro|test)\b)|"
+        r"\bthis (?:line|sentence|paragraph|text|message)\b[^.!?;\n]{0,40}\byou\b",
+    ),
+    _rule(
+        ORDER,
+        r"\b(?:treat|consider|regard|take|handle|read) (?:every|each|any|all|the) (?:\S+ ){0,2}?(?:instructions?|lines?|"
+        r"sentences?|words?|requests?|commands?|text)(?: \S+){0,4}? as (?:if )?(?:coming |sent |issued )?(?:from|by) "
+        r"(?:the |your )?(?:system|developer|operator|admin|administrator|owner|creator|anthropic|openai)\b",
+    ),
+    _rule(SECRECY, r"\btell (?:no ?one|nobody|no-one)\b(?![^.!?;\n]*\b(?:outside|until|except|before|unless|other than)\b)"),
+    _rule(
+        AUTHORITY,
+        rf"{_GOV_TERM}{_IN}{{0,40}}?\b(?:can|may|should|must|are to|is to|could|might) (?:safely |now |simply |just )?be "
+        rf"(?:ignored|disregarded|skipped|overridden|bypassed|set aside|waived|dropped|forgotten|overruled)\b",
+    ),
+    _rule(
+        EXFIL,
+        r"\b(?:put|include|paste|print|post|copy|echo|cat|add|write|attach|quote|dump|show|output) (?:the )?(?:full )?"
+        r"(?:contents? of )?(?:the |your )?[\w~/.\-]*(?:profiles\.yml|\.env\b|id_rsa|\.ssh\S*|credentials\.json|\.netrc|"
+        r"\.pgpass|\.p8\b|\.pem\b|keyfile\S*|service[ -]account (?:json|key))[^.!?;\n]{0,30}?\b(?:in|into|to|as|on) "
+        r"(?:a |the |your )?(?:reply|response|answer|output|comment|message|pr|ticket|summary|note|memory|commit|"
+        r"description|issue|chat|slack|channel|log)",
+        negatable=True,
+    ),
+    _rule(
+        EXFIL,
+        rf"\b(?:send|give|show|tell|email|post|paste|dm|message|forward|read out|share with) (?:me|us)\b(?: \S+){{0,2}}? "
+        rf"(?:your|the) (?:\S+ )?(?:{_SENSITIVE})\b",
+    ),
+    _rule(
+        AUTHORITY,
+        r"\b(?:mark|label|tag|record|list|present|describe|report|file|classify|promote|register|flag|cite|enforce|"
+        r"publish|log) (?:this|these|it|this note|this memory|this lesson|this file|these notes|memory|the note) "
+        r"(?:\S+ )?(?:as|into) (?:a |an |the )?(?:binding |new |official )?(?:standing decisions?|rulings?|governance|"
+        r"binding (?:rule|decision|policy)|mandatory rule)",
+        negatable=True,
+    ),
+    _rule(
+        ORDER,
+        rf"\b(?:on behalf of|in the name of|as if you were|posing as|impersonating) (?:the |an? |your )?(?:{_PEOPLE}|"
+        rf"escalation contacts?|reviewers?|lead|project lead|owner|client|manager)\b{_IN}{{0,40}}?\b(?:approve|approved|"
+        rf"close|closed|sign off|signed off|merge|merged|accept|accepted|grant|delete|decide|confirm)",
+    ),
+    _rule(
+        ORDER,
+        r"\byour (?:\S+ )?(?:developer|developers|owner|owners|creator|creators|admin|administrator|operator|master|boss|"
+        r"maker|makers|principal|programmer|trainer|handler) (?:says|said|wants|wanted|asks|asked|told you|tells you|"
+        r"instructs|instructed|orders|ordered|requires|required|has (?:said|asked|decided|approved|authori[sz]ed))\b",
+    ),
+    _rule(
+        OVERRIDE,
+        r"\b(?:turn off|disable|switch off|bypass|skip|remove|deactivate|silence|mute|evade|fool|trick|get past|"
+        r"sneak past) (?:the )?(?:secret scanner|secret scanning|secrets scanner|detect-secrets|console(?:'s)? checks?|"
+        r"injection (?:filter|check|checks|detector)|safety checks?|guardrails|audit log|audit trail|content filter|"
+        r"client[- ]detail check)\b",
+        negatable=True,
+    ),
+    _rule(
+        SECRECY,
+        r"\b(?:say|claim|report|state|write|tell \S+|assert|announce|answer) (?:that )?[^.!?;\n]{0,40}\b(?:passed|"
+        r"succeeded|green|fine|done|approved|ok|complete|completed|worked)\b[^.!?;\n]{0,20}\b(?:even (?:though|if|"
+        r"when)|although|when (?:it|they) (?:did not|didn't|has not|hasn't|have not|haven't)|regardless)|"
+        r"\b(?:fake|falsify|fabricate|forge|doctor|make up|invent) (?:the )?(?:qa|test|tests|review|approval|results?|"
+        r"numbers|evidence|logs?|sign-?off)\b",
+    ),
+    _rule(
+        OVERRIDE,
+        rf"\b(?:new|updated|revised|extra|additional|special|secret|hidden) (?:rule|rules|instruction|instructions|"
+        rf"directive|directives|policy|order|orders) (?:for|to) (?:all |every |the |any )?(?:\S+ )?(?:{_AGENT}s?|you)\b",
+    ),
+    _rule(
+        ORDER,
+        r"\bdo (?:as|what|whatever|everything|all) (?:this|the) (?:note|memory|file|text|message|lesson) "
+        r"(?:says|tells you|asks|instructs|orders|requires)\b|\bnot as your (?:prompt|instructions|rules|system prompt) "
+        r"(?:says?|tells? you)",
+    ),
+    # --- third round ---
+    _rule(
+        ORDER,
+        r"\byour (?:\S+ )?(?:system prompt|system message|guardrails|programming|persona|directives|core (?:instructions|"
+        r"rules))\b|\byour (?:original|initial|hidden|real|true|new|previous|prior|current|actual|secret) (?:instructions|"
+        r"rules|guidelines|prompt|directives|orders|task|role|identity|purpose|mission)\b",
+    ),
+    _rule(
+        OVERRIDE,
+        r"\b(?:forget|ignore|disregard|don't listen to|do not listen to) (?:what|whatever|anything|everything|all) "
+        r"(?:\S+ ){0,3}?(?:told|tells|said|says|gave|gives|taught|teaches|showed|shows) you\b",
+    ),
+    _rule(
+        AUTHORITY,
+        rf"\b{_SUBJECT_NOTE} {_NO_NEGATION}{{0,3}}?(?:overrides?|overrules?|supersedes?|replaces?|trumps?|outranks?|"
+        rf"takes? precedence over|has precedence over|takes? priority over|has priority over|wins over|prevails? over|"
+        rf"beats|invalidates?|cancels?) (?:anything|everything|whatever|what|all|any decisions?|any instructions?) ?"
+        rf"(?:that )?(?:the |your |any )?(?:\S+ )?(?:{_PEOPLE}|escalation contacts?|reviewers?|console|people|humans?|"
+        rf"leads?|owners?|client|said|says|decided|ruled)\b",
+    ),
+    _rule(
+        AUTHORITY,
+        r"\b(?:ruling|rulings|governance|policy|system|admin|agent|security|safety|qa|rule|instruction|prompt|decision|"
+        r"standing decision) override\s*:",
+    ),
+    _rule(ADDRESS, rf"\byou, (?:the |an? |my )?(?:\S+ )?{_AGENT},"),
+    _rule(
+        ORDER,
+        r"\b(?:delete|remove|hide|erase|overwrite|edit|clear|discard) (?:the |all |any )?(?:refusal|refused|rejection) "
+        r"(?:notes?|files?|messages?|reasons?)\b|\b(?:delete|remove|erase|destroy|wipe|scrub|purge|hide|tamper with|"
+        r"alter|doctor|cover) (?:the |all |any )?(?:evidence|traces?|audit (?:log|trail)s?|record of (?:this|it|what)|"
+        r"history of (?:this|it))\b",
+    ),
+    _rule(ADDRESS, r"\bif you(?:'re| are) (?:reading|seeing|processing|parsing|loading|ingesting) this\b"),
+    _rule(
+        ORDER,
+        r"\byou are (?:now (?:the|an?) (?:\S+ ){0,2}?(?:manager|lead|admin|administrator|owner|reviewer|approver|"
+        r"escalation contact|boss|root|superuser|god|system|maintainer)\b|(?:the|an?) (?:\S+ ){0,2}?(?:manager|lead|"
+        r"admin|administrator|owner|reviewer|approver|escalation contact|boss|root|superuser|god|maintainer) now\b)",
+    ),
+    _rule(SECRECY, r"\bkeep (?:\S+ ){0,4}?to yourself\b"),
+    _rule(
+        OVERRIDE,
+        r"\b(?:new|real|actual|true|secret|hidden|your|next) (?:task|tasks|assignment|mission|objective|goal|job)\s*:",
+    ),
+    _rule(ORDER, r"(?:^|[.!?:]\s+)[ \t>*#-]*obey(?: me| us| this| now| immediately| the note)?\s*(?:[.!]|$)"),
+    _rule(
+        SECRECY,
+        rf"\b(?:{_PEOPLE}|reviewers?|escalation contacts?){_IN}{{0,30}}?\b(?:should|must|need|needs|will|may|can|is to|"
+        rf"are to)(?: not|n't| never) be (?:told|informed|notified|made aware|alerted|shown|warned)\b",
+    ),
+    _rule(
+        AUTHORITY,
+        rf"{_GOV_TERM}{_IN}{{0,40}}?\b(?:is|are) (?:only |just |merely |still |really )?(?:a |an )?(?:draft|drafts|"
+        rf"proposal|proposals|suggestion|wrong|mistaken|invalid|fake|not final|not official|a mistake)\b|"
+        rf"{_GOV_TERM}[^.!?\n]{{0,60}}?\b(?:ignore|disregard|skip|bypass|override|forget) (?:it|them|this|that)\b",
+    ),
+    _rule(SECRECY, rf"\bsay nothing (?:to|about)\b(?! (?:in slack|that))"),
+    _rule(
+        ADDRESS,
+        rf"(?:^|[.!?:;]\s+)[ \t>*#-]*(?:all|any|every|each|dear|hey|hi|hello|attention|calling all|to all|to any) "
+        rf"(?:\S+ )?(?:{_AGENT})s?\s*[,:!\-](?!\S)",
+    ),
+    _rule(
+        EXFIL,
+        r"\b(?:paste|post|share|commit|write|store|put|save|log|print) (?:\S+ )?(?:keys|secrets|tokens|passwords|"
+        r"credentials|api keys) (?:freely|anywhere|openly|publicly|in (?:plain ?text|memory|the note|the ticket|clear))\b",
+    ),
+    _rule(
+        OVERRIDE,
+        r"\bno (?:rules|restrictions|limits|guidelines|guardrails|policies|checks|laws|filters) (?:apply|exist|matter|"
+        r"are in (?:force|effect)|bind you|hold)\b",
+    ),
+    _rule(
+        ORDER,
+        r"\byou(?:'re| are) (?:now )?(?:in|operating in|running in) (?:an? )?(?:test|debug|developer|maintenance|god|"
+        r"admin|sandbox|unrestricted|safe|training|evaluation|jailbreak|dan|sudo|root|override|privileged|special|"
+        r"unlocked|unfiltered) mode\b",
+    ),
+    _rule(
+        ORDER,
+        r"\b(?:repeat|print|output|echo|copy|recite|reproduce|write out) (?:back )?(?:the |all |everything |every )?"
+        r"(?:words?|text|lines?|sentences?|everything|instructions|prompt|content|messages?) (?:above|before this|"
+        r"preceding|prior to this|so far|you were given|at the (?:start|top|beginning))\b",
+    ),
     # --- role and system markers (on the line as typed, lower-cased) ---
     _rule(
         ROLE,
@@ -530,10 +1151,19 @@ _RULES_LIST: tuple[_Rule, ...] = (
         ROLE,
         r"^[ \t]*[>*_\-]*[ \t]*(?:\*\*|__)?(?:system|ai|gpt|developer)(?:\*\*|__)?[ \t]*:[ \t]*"
         r"(?=[^\n]*\b(?:you|your|yourself|ignore|disregard|obey|pretend|act as|from now on|instructions|"
-        r"system prompt)\b)",
+        r"system prompt|comply|every request|verified|authori[sz]ed)\b)",
     ),
     _rule(ROLE, r"[\"']role[\"']\s*:\s*[\"'](?:system|assistant|developer)[\"']"),
     _rule(ROLE, r"\bsystem(?: prompt| message)?\s*(?:override|injection)\s*[:\-]"),
+    _rule(ROLE, r"\[/?(?:instructions?|admin|developer|agent|ai|assistant|human|user)\]"),
+    _rule(ROLE, r"\b(?:system|admin|developer|agent|ai|assistant) (?:message|notice|instruction|prompt|directive)s?\s*:"),
+    _rule(ROLE, r"\bsystem prompt\s*:"),
+    _rule(
+        ROLE,
+        r"\b(?:begin|start|end) (?:of )?(?:the )?(?:agent|ai|assistant|system|hidden|secret|injected|llm|admin) "
+        r"(?:prompt|instructions?|message|session|context|directives?)\b",
+    ),
+    _rule(ROLE, r"\bend of (?:the )?(?:memory|context|document|note|user input|input)\b[.!\s-]*(?:new|begin|start|system|now)\b"),
     _rule(ROLE, r"\b(?:begin|start|end) (?:of )?(?:system|hidden|secret|injected) (?:prompt|instructions|message)\b"),
 )
 
@@ -554,6 +1184,9 @@ _HIDDEN_HTML = re.compile(
     r"(?=[\s/>])|aria-hidden\s*=\s*[\"']true[\"'])[^<>]*>(.*?)(?:</\1\s*>|\Z)",
     re.IGNORECASE | re.DOTALL,
 )
+_EXPANSIONS = {"you're": "you are", "you've": "you have", "you'll": "you will", "i'm": "i am", "it's": "it is",
+               "you'd": "you would", "that's": "that is"}
+_CONTRACTIONS = re.compile(r"\b(?:you're|you've|you'll|i'm|it's|you'd|that's)\b")
 _MD_EMPHASIS = re.compile(r"(?:\*{1,3}|~~|`+)|(?<![A-Za-z0-9])_{1,3}|_{1,3}(?![A-Za-z0-9])")
 _SPACES = re.compile(r"[ \t\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
 _B64 = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{16,}={0,2}(?![A-Za-z0-9+/=_\-])")
@@ -572,8 +1205,10 @@ def _normalise_line(line: str) -> str:
         # Accents: "ïgnore" reads as "ignore".
         line = "".join(c for c in unicodedata.normalize("NFKD", line) if not unicodedata.combining(c))
     line = _MD_EMPHASIS.sub("", line)
-    line = _SPACES.sub(" ", line)
-    return line.lower()
+    line = _SPACES.sub(" ", line).lower()
+    if "'" in line:
+        line = _CONTRACTIONS.sub(lambda m: _EXPANSIONS[m.group(0)], line)
+    return line
 
 
 def _excerpt(line: str, near: float = 0.0) -> str:
@@ -613,12 +1248,25 @@ class _Doc:
         return index + 1, (offset - self.starts[index]) / max(1, len(self.lines[index]))
 
 
-def _run_rules(text: str, rules: Iterable[_Rule]) -> Iterable[tuple[_Rule, re.Match[str]]]:
+_SENTENCE_END = re.compile(r"[.!?;\n]")
+
+
+def _sentence(text: str, start: int, end: int) -> str:
+    before = max(text.rfind(c, 0, start) for c in ".!?;\n")
+    after = _SENTENCE_END.search(text, end)
+    return text[before + 1 : after.start() if after else len(text)]
+
+
+def _run_rules(text: str, rules: Iterable[_Rule]) -> Iterable[tuple[_Rule, int]]:
+    """Each rule's matches, as the offset of the match's first visible character."""
     for rule in rules:
         for m in rule.regex.finditer(text):
-            if rule.negatable and _negated(text, m.start()):
+            start = m.start() + len(m.group(0)) - len(m.group(0).lstrip())
+            if rule.negatable and _negated(text, start):
                 continue
-            yield rule, m
+            if rule.unless is not None and rule.unless.search(_sentence(text, m.start(), m.end())):
+                continue
+            yield rule, start
 
 
 def _decode_base64(blob: str) -> str | None:
@@ -702,8 +1350,8 @@ def _scan(text: str, depth: int) -> list[InstructionFinding]:
             if tags and depth < MAX_DEPTH and _scan(tags, depth + 1):
                 add(ENCODED, number, line)
 
-    for rule, m in _run_rules(doc.text, _RULES_LIST):
-        number, near = doc.locate(m.start())
+    for rule, start in _run_rules(doc.text, _RULES_LIST):
+        number, near = doc.locate(start)
         add(rule.kind, number, doc.original[number - 1], near)
 
     original = "\n".join(doc.original)
@@ -742,8 +1390,8 @@ def _scan(text: str, depth: int) -> list[InstructionFinding]:
             for variant in (codecs.encode(doc.text, "rot13"), doc.text.translate(_LEET)):
                 if variant == doc.text:
                     continue
-                for _rule_, m in _run_rules(variant, _SENTENCE_RULES):
-                    number, near = doc.locate(m.start())
+                for _rule_, start in _run_rules(variant, _SENTENCE_RULES):
+                    number, near = doc.locate(start)
                     if number not in seen_lines:
                         add(ENCODED, number, doc.original[number - 1], near)
 
