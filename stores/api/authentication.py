@@ -49,7 +49,8 @@ def writer_for_token(token: str, door: str = "api") -> Writer | None:
         run = run_for_token_hash(digest)
         if run is None or not run.agent.active:
             return None
-        return Writer(agent=run.agent, run=run, door=door)  # type: ignore[arg-type]
+        # A run's token is what the run folder's sync (ours or the SDK's worker) writes with.
+        return Writer(agent=run.agent, run=run, door="sync")
     row = ApiToken.objects.select_related("agent", "user").filter(token_hash=digest, enabled=True).first()
     if row is None or (row.expires_at is not None and row.expires_at <= timezone.now()):
         return None
