@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import time
 import tracemalloc
@@ -103,6 +104,9 @@ def load(purged: int) -> int:
             "ALTER TABLE bench_runrecord ADD CONSTRAINT bench_runrecord_run_cascade "
             "FOREIGN KEY (run_id) REFERENCES bench_run (id) ON DELETE CASCADE"
         )
+        # No autovacuum during the timings: a background vacuum of one side would slow the other.
+        for table in ("runs_run", "runs_runrecord", "bench_run", "bench_runrecord"):
+            cur.execute(f"ALTER TABLE {table} SET (autovacuum_enabled = false)")
         cur.execute("SELECT count(*) FROM runs_runrecord")
         total = cur.fetchone()[0]
     settle()
@@ -147,33 +151,52 @@ def batched_service() -> int:
     return purge_run_records(now=NOW).deleted
 
 
-def run_size(purged: int) -> dict[str, float]:
+def run_size(purged: int, rounds: int) -> dict[str, float]:
+    """Load, then time both ways on the same rows; ``rounds`` times, alternating which goes first."""
     from django.db import connection
 
     from runs.models import RunRecord
 
-    total = load(purged)
-    kept = total - purged
-    deleted, ours_s, ours_peak = measure(batched_service)
-    assert deleted == purged and RunRecord.objects.count() == kept, (deleted, RunRecord.objects.count())
-    settle()
-    left, base_s, base_peak = measure(single_delete_with_cascade)
-    assert left == kept, left
+    ours_s, base_s, ours_peak, base_peak = [], [], 0, 0
+    for round_no in range(rounds):
+        total = load(purged)
+        kept = total - purged
+
+        def ours(kept: int = kept) -> None:
+            nonlocal ours_peak
+            deleted, seconds, peak = measure(batched_service)
+            assert deleted == purged and RunRecord.objects.count() == kept, (deleted, RunRecord.objects.count())
+            ours_s.append(seconds)
+            ours_peak = max(ours_peak, peak)
+
+        def baseline(kept: int = kept) -> None:
+            nonlocal base_peak
+            left, seconds, peak = measure(single_delete_with_cascade)
+            assert left == kept, left
+            base_s.append(seconds)
+            base_peak = max(base_peak, peak)
+
+        for step in (ours, baseline) if round_no % 2 == 0 else (baseline, ours):
+            step()
+            settle()
+        with connection.cursor() as cur:
+            cur.execute("TRUNCATE runs_runrecord, runs_run, bench_runrecord, bench_run CASCADE")
+    ours_med, base_med = statistics.median(ours_s), statistics.median(base_s)
     print(
-        f"  {purged:>9,} rows  batched service  {ours_s:7.2f} s  peak {ours_peak / 1024:8.0f} KiB"
-        f"   | one DELETE + ON DELETE CASCADE  {base_s:7.2f} s  peak {base_peak / 1024:6.0f} KiB"
-        f"   | time ratio {ours_s / base_s:4.2f}x",
+        f"  {purged:>9,} rows  batched service  {ours_med:6.2f} s  peak {ours_peak / 1024:5.0f} KiB"
+        f"  | one DELETE + ON DELETE CASCADE  {base_med:6.2f} s  peak {base_peak / 1024:3.0f} KiB"
+        f"  | ratio {ours_med / base_med:4.2f}x   (medians of {rounds}; runs: "
+        f"{' '.join(f'{x:.2f}' for x in ours_s)} vs {' '.join(f'{x:.2f}' for x in base_s)})",
         flush=True,
     )
-    with connection.cursor() as cur:
-        cur.execute("TRUNCATE runs_runrecord, runs_run, bench_runrecord, bench_run CASCADE")
-    return {"rows": purged, "ours_s": ours_s, "ours_peak": ours_peak, "base_s": base_s, "base_peak": base_peak}
+    return {"rows": purged, "ours_s": ours_med, "ours_peak": ours_peak, "base_s": base_med, "base_peak": base_peak}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=1_000_000, help="records to purge in the main run")
     parser.add_argument("--small", type=int, default=100_000, help="records to purge in the memory check run")
+    parser.add_argument("--rounds", type=int, default=3, help="loads per size; medians are reported")
     args = parser.parse_args()
 
     url = scratch_url()
@@ -187,8 +210,8 @@ def main() -> int:
     print(f"database: {url.split('@')[-1]} (dropped afterwards); batch size {DEFAULT_BATCH_SIZE:,}; "
           f"{100 // KEPT_FRACTION}% more rows inside retention are kept")
     try:
-        small = run_size(args.small)
-        big = run_size(args.rows)
+        small = run_size(args.small, args.rounds)
+        big = run_size(args.rows, args.rounds)
     finally:
         drop_database(url)
     ratio = big["ours_s"] / big["base_s"]

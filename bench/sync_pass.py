@@ -90,28 +90,31 @@ def run(passes: int, workdir: str | None) -> None:
             for folder, _ in folders.values():
                 for _ in range(3):  # warm: settle every file's times, warm both workers
                     folder.sync_pass()
-            for key, n in SIZES.items():
-                folder, run_ = folders[key]
-                whole, server, listing, counts, pages = [], [], [], [], 0
-                for _ in range(passes):
+            samples = {key: {"server": [], "whole": [], "listing": [], "requests": []} for key in SIZES}
+            pages = {}
+            for _ in range(passes):  # the sizes take turns, so load on the machine hits them alike
+                for key in SIZES:
+                    folder, run_ = folders[key]
                     folder.api.requests, folder.api.seconds = 0, 0.0
                     started = time.perf_counter()
                     result = folder.sync_pass()
-                    whole.append(time.perf_counter() - started)
-                    server.append(folder.api.seconds)
-                    counts.append(folder.api.requests)
+                    samples[key]["whole"].append(time.perf_counter() - started)
+                    samples[key]["server"].append(folder.api.seconds)
+                    samples[key]["requests"].append(folder.api.requests)
                     assert not result.busy and result.complete, result
                     started = time.perf_counter()
-                    pages = listing_pass(session, url, run_["token"], run_["stores"][0]["memory_store_id"])
-                    listing.append(time.perf_counter() - started)
+                    pages[key] = listing_pass(session, url, run_["token"], run_["stores"][0]["memory_store_id"])
+                    samples[key]["listing"].append(time.perf_counter() - started)
+            for key, n in SIZES.items():
+                folder, _ = folders[key]
+                got = samples[key]
+                assert set(got["requests"]) == {1}, got["requests"]
                 print(f"\nNo-change pass, project store of {n:,} memories ({len(folder.files):,} files in the "
-                      f"folder), {passes} passes")
-                assert set(counts) == {1}, counts
-                print("  requests per pass: 1 (the change feed)")
+                      f"folder), {passes} passes; requests per pass: 1 (the change feed)")
                 figures[key] = {
-                    "server": show("the change-feed request (server + loopback)", server),
-                    "whole": show("the whole pass (stat scan + request)", whole),
-                    "listing": show(f"baseline: listing pass ({pages} requests)", listing),
+                    "server": show("the change-feed request (server + loopback)", got["server"]),
+                    "whole": show("the whole pass (stat scan + request)", got["whole"]),
+                    "listing": show(f"baseline: listing pass ({pages[key]} requests)", got["listing"]),
                 }
     finally:
         shutil.rmtree(work, ignore_errors=True)

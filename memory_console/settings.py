@@ -7,6 +7,7 @@ SECRET_KEY (required unless DEBUG), DEBUG, ALLOWED_HOSTS, JIRA_*.
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 
 import dj_database_url
@@ -124,6 +125,8 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
+# WhiteNoise serves collected files in production; before collectstatic there is nothing to serve.
+warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
 LOGIN_URL = "/console/login/"

@@ -52,6 +52,8 @@ def runs_for_writer(writer: Writer) -> QuerySet[Run]:
 
 def run_for_writer(writer: Writer, run_id: str) -> Run:
     """The run, or 404 when it does not exist or the caller may not see it (the same answer)."""
+    if writer.run is not None and writer.run.public_id == run_id:
+        return writer.run  # the run token's own run, read fresh when the token was checked
     run = runs_for_writer(writer).filter(public_id=run_id).first()
     if run is None:
         raise NotFound(f"No run {run_id}.")
@@ -130,8 +132,8 @@ def run_snapshot(run: Run) -> dict[str, Any]:
     The cursor is read before the memories, so a write landing in between is sent again by the
     feed (harmless: the client sees the same text) rather than missed.
     """
-    attached = run_stores(run)
-    seqs = dict(Store.objects.filter(pk__in=[s.pk for _, s in attached]).values_list("public_id", "change_seq"))
+    attached = run_stores(run)  # read first: their change numbers are the cursor
+    seqs = {store.public_id: store.change_seq for _, store in attached}
     stores = []
     for attachment, store in attached:
         rows = (
@@ -153,9 +155,7 @@ def run_changes(run: Run, cursor: str, *, limit: int = CHANGES_PAGE) -> dict[str
     """
     seen = decode_change_cursor(cursor)
     attached = run_stores(run)
-    current = dict(
-        Store.objects.filter(pk__in=[s.pk for _, s in attached]).values_list("public_id", "change_seq")
-    )
+    current = {store.public_id: store.change_seq for _, store in attached}
     after = {sid: seen.get(sid, 0) for sid in current}
     changes: list[dict[str, Any]] = []
     more = False

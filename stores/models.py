@@ -328,7 +328,7 @@ class Refusal(models.Model):
     writer_key = models.CharField(max_length=120)
     writer = models.JSONField(null=True, blank=True, help_text="The actor who asked.")
     run_public_id = models.CharField(max_length=40, blank=True, default="")
-    operation = models.CharField(max_length=16)
+    operation = models.CharField(max_length=24)
     door = models.CharField(max_length=16, default="api")
     path = models.CharField(max_length=1100, blank=True, default="")
     content_sha256 = models.CharField(max_length=64, blank=True, default="")

@@ -398,31 +398,36 @@ class Folder:
 
     # The scan: sizes and times first, contents only for files that moved.
 
-    def _walk(self, directory: Path) -> Iterator[tuple[str, os.stat_result]]:
+    def _walk(self, directory: str, rel_dir: str) -> Iterator[tuple[str, os.stat_result]]:
+        """Every regular file below ``directory`` as (path relative to the folder, stat), one stat each."""
         try:
             entries = list(os.scandir(directory))
         except (FileNotFoundError, NotADirectoryError):
             return
         for entry in entries:
-            if entry.name.startswith("."):
+            name = entry.name
+            if name.startswith("."):
                 continue  # hidden files are never memories (and never uploaded)
             try:
                 st = entry.stat(follow_symlinks=False)
             except FileNotFoundError:
                 continue
             if stat.S_ISDIR(st.st_mode):
-                yield from self._walk(Path(entry.path))
-            elif stat.S_ISREG(st.st_mode) and not entry.name.endswith(REFUSED_SUFFIX):
-                yield os.path.relpath(entry.path, self.root).replace(os.sep, "/"), st
+                yield from self._walk(entry.path, f"{rel_dir}/{name}")
+            elif stat.S_ISREG(st.st_mode) and not name.endswith(REFUSED_SUFFIX):
+                yield f"{rel_dir}/{name}", st
 
     def _scan(self) -> _Scan:
         scan = _Scan()
         now = time.time_ns()
         seen: set[str] = set()
+        # Store folders never nest (project, agent, practice, shared/<name>, toolsets/<name>), but a
+        # deeper one would win: a file is counted once, under the store _att_for names.
+        nested = any(a is not b and b["folder"].startswith(a["folder"] + "/") for a in self.stores for b in self.stores)
         for att in self.stores:
-            for rel, st in self._walk(self.root / att["folder"]):
-                if self._att_for(rel) is not att:
-                    continue  # inside a deeper store's folder; that store's walk takes it
+            for rel, st in self._walk(str(self.root / att["folder"]), att["folder"]):
+                if nested and self._att_for(rel) is not att:
+                    continue
                 entry = self.files.get(rel)
                 if (
                     entry is not None

@@ -339,7 +339,13 @@ def memory_delete_view(request: HttpRequest, store_id: str, memory_id: str) -> H
             return redirect("console:store", store_id=store.public_id)
     elif request.method == "POST":
         status = 400
-    context = {"store": store, "memory": memory, "form": form, "first_lines": _first_lines(memory.content)}
+    context = {
+        "store": store,
+        "memory": memory,
+        "form": form,
+        "first_lines": _first_lines(memory.content),
+        "recently_deleted_days": settings.RECENTLY_DELETED_DAYS,
+    }
     return render(request, "console/delete.html", context, status=status)
 
 

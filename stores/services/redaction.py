@@ -15,7 +15,9 @@ from .memories import _check, _lock, _recording_refusals
 
 logger = logging.getLogger(__name__)
 
-REDACTED_VERSION_FIELDS = {"content": "", "path": "", "content_sha256": "", "size_bytes": 0, "first_line": ""}
+REDACTED_VERSION_FIELDS = {
+    "content": "", "path": "", "content_sha256": "", "size_bytes": 0, "first_line": "", "delete_reason": "",
+}
 
 
 def _redact_hooks():
@@ -45,9 +47,12 @@ def memory_redact_all_versions(*, writer: Writer, store: Store, memory_id: str) 
         _check(ChangeRequest(writer=writer, store=locked, operation="redact", old_path=memory.path, current=memory))
         if memory.redacted_at is not None:
             return memory
-        texts = {memory.content, memory.path} | set(
-            memory.history.values_list("content", flat=True)
-        )
+        # Every text the console holds of this memory, gathered before anything is blanked, so
+        # the hooks can scrub quotes of any of them (old paths after renames included).
+        texts = {memory.content, memory.path, memory.delete_reason}
+        for content, path, reason in memory.history.values_list("content", "path", "delete_reason"):
+            texts |= {content, path, reason}
+        texts |= set(SetAside.objects.filter(memory=memory).values_list("text", flat=True))
         now = timezone.now()
         memory.history.update(
             **REDACTED_VERSION_FIELDS, version_redacted_at=now, version_redacted_by=writer.actor,

@@ -13,7 +13,7 @@ from stores.console_checks.request import ChangeRequest, Writer
 from stores.errors import Conflict, InvalidRequest, NotFound, Refused
 from stores.models import SetAside, SetAsideStatus, Store
 
-from .memories import memory_update
+from .memories import _lock, memory_update
 from .refusals import refusal_record
 
 
@@ -23,7 +23,7 @@ def _open_set_aside(store: Store, set_aside_id: str) -> SetAside:
     The store row is locked first, in the same order as the memory and redaction services, so a
     redaction running at the same moment waits instead of deadlocking.
     """
-    Store.objects.select_for_update().filter(pk=store.pk).first()
+    _lock(store)
     set_aside = (
         SetAside.objects.select_for_update()
         .select_related("memory")

@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
+from django.db import connections
 
 from stores.models import Memory, SetAside
 from tests import factories as f
@@ -45,9 +46,14 @@ def page():
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         context = browser.new_context(viewport={"width": 1280, "height": 860})
         context.set_default_timeout(15_000)
-        yield context.new_page()
-        context.close()
-        browser.close()
+        try:
+            yield context.new_page()
+        finally:
+            # ORM calls made while Playwright's sync API is active open their own database
+            # connection; close it here, or the test database cannot be dropped at the end.
+            connections.close_all()
+            context.close()
+            browser.close()
 
 
 def shot(page, name: str) -> None:

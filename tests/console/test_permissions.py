@@ -74,16 +74,19 @@ def test_memory_page_lists_only_the_stores_a_person_may_see(signed_in, world, sc
         assert (store.public_id in body) == (role == "admin")
 
 
-@pytest.mark.parametrize("store_attr", ["agent", "practice", "toolset", "other_project"])
+@pytest.mark.parametrize("store_attr", ["agent", "practice", "toolset", "shared", "other_project"])
 @pytest.mark.parametrize("role", ["admin", "contact"])
 def test_contacts_see_no_store_but_their_projects(signed_in, world, role, store_attr):
-    """An escalation contact gets 404 for agent, practice, toolset and other projects' stores."""
+    """An escalation contact gets 404 for agent, practice, toolset, shared and other projects' stores."""
+    from stores.models import Store, StoreKind
+
     store = {
-        "agent": world.agent.store,
-        "practice": world.practice,
-        "toolset": world.toolset.store,
-        "other_project": world.other_project.store,
-    }[store_attr]
+        "agent": lambda: world.agent.store,
+        "practice": lambda: world.practice,
+        "toolset": lambda: world.toolset.store,
+        "shared": lambda: Store.objects.create(kind=StoreKind.SHARED, name="Shared notes"),
+        "other_project": lambda: world.other_project.store,
+    }[store_attr]()
     response = signed_in(role).get(f"/console/stores/{store.public_id}/")
     assert response.status_code == (200 if role == "admin" else 404)
 

@@ -15,8 +15,8 @@ and scanned again.
 from __future__ import annotations
 
 import base64
-import bisect
 import binascii
+import bisect
 import codecs
 import html
 import re
@@ -77,6 +77,7 @@ _HOMOGLYPHS = str.maketrans(
         "\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-",
     }
 )
+_LEETISH = re.compile(r"[a-z][0-9@$]|[0-9@$][a-z]")
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
 
 
@@ -95,7 +96,7 @@ _READ = r"(?:reading|processing|parsing|seeing|reviewing|ingesting|loading|scann
 # What an agent's own rules are called; "rules" and the weaker words need a word saying "yours"
 # or "the earlier ones" (lint rules, SQL constraints, row access policies are lessons).
 _STRONG_RULES = (
-    r"(?:instructions?|directives?|guidelines?|prompts?|system prompts?|system messages?|guardrails?|programming|"
+    r"(?:instructions?|directives?|guidelines?|guidance|prompts?|system prompts?|system messages?|guardrails?|programming|"
     r"training|safety (?:rules|guidelines|filters|measures|policies|protocols|instructions)|ethics|ethical "
     r"guidelines|principles|boundaries|content polic(?:y|ies))"
 )
@@ -174,8 +175,74 @@ _SENSITIVE = (
 
 
 def _w(pattern: str) -> str:
-    """A pattern whose spaces match any whitespace (" ?": optional whitespace)."""
-    return pattern.replace(" ?", r"\s*").replace(" ", r"\s+")
+    """A pattern whose spaces (outside character classes) match any whitespace; " ?" makes it optional."""
+    out: list[str] = []
+    in_class = escaped = False
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+            if pattern[i + 1 : i + 2] == "]":  # "[]...]": a literal ] first
+                out.append("[]")
+                i += 2
+                continue
+        elif ch == " ":
+            if pattern[i + 1 : i + 2] == "?":
+                out.append(r"\s*")
+                i += 2
+                continue
+            out.append(r"\s+")
+            i += 1
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _literal_prefixes(regex: re.Pattern[str], limit: int = 80) -> tuple[str, ...] | None:
+    """Literal strings one of which starts every match of ``regex``; None when there is no such set.
+
+    Used as a cheap gate: a rule whose every prefix is absent from the text cannot match it.
+    """
+    try:
+        from re import _constants as sre_constants
+        from re import _parser as sre_parser
+
+        tree = sre_parser.parse(regex.pattern, regex.flags)
+    except Exception:  # pragma: no cover - another Python's internals: no gate, always run
+        return None
+
+    def walk(items: object) -> set[str] | None:
+        found = {""}
+        for op, av in items:  # type: ignore[attr-defined]
+            if op is sre_constants.AT:
+                continue
+            if op is sre_constants.LITERAL:
+                found = {p + chr(av) for p in found}
+                continue
+            if op is sre_constants.SUBPATTERN or op is sre_constants.BRANCH:
+                branches = [av[-1]] if op is sre_constants.SUBPATTERN else av[1]
+                options: set[str] = set()
+                for branch in branches:
+                    sub = walk(branch)
+                    if sub is None:
+                        return found if all(len(p) >= 2 for p in found) else None
+                    options |= sub
+                found = {p + o for p in found for o in options}
+            break  # a class, a repeat, a lookaround: the literal prefix ends here
+        if len(found) > limit or any(len(p) < 2 for p in found):
+            return None
+        return found
+
+    found = walk(tree)
+    return tuple(sorted(found)) if found else None
 
 
 @dataclass(frozen=True)
@@ -184,6 +251,7 @@ class _Rule:
     regex: re.Pattern[str]
     negatable: bool = False  # "do not ignore your instructions" is advice, not an attack
     unless: re.Pattern[str] | None = None  # the sentence is about something else if this matches in it
+    gate: tuple[str, ...] | None = None  # literal prefixes: if none is in the text, skip the regex
 
 
 # Keeping a secret from people is hygiene, not deception: "never tell anyone the password".
@@ -193,7 +261,9 @@ _ABOUT_SECRETS = re.compile(
 
 
 def _rule(kind: str, pattern: str, negatable: bool = False) -> _Rule:
-    return _Rule(kind, re.compile(_w(pattern), re.MULTILINE), negatable, _ABOUT_SECRETS if kind == SECRECY else None)
+    regex = re.compile(_w(pattern), re.MULTILINE)
+    unless = _ABOUT_SECRETS if kind == SECRECY else None
+    return _Rule(kind, regex, negatable, unless, _literal_prefixes(regex))
 
 
 _RULES_LIST: tuple[_Rule, ...] = (
@@ -233,7 +303,7 @@ _RULES_LIST: tuple[_Rule, ...] = (
         OVERRIDE,
         r"\b(?:new|real|actual|true|secret|hidden|override|overriding|system|admin|administrator|developer|"
         r"priority|top[- ]priority|emergency|replacement|corrected) (?:instructions?|directives?|orders|commands|"
-        r"system prompt|prompt) ?(?::|(?:for|to) (?:you|the (?:agent|assistant|ai|model))\b)",
+        r"system prompt|prompt) ?(?::|-\s|(?:for|to) (?:you|the (?:agent|assistant|ai|model))\b)",
     ),
     _rule(OVERRIDE, r"\b(?:system|admin|developer|priority|emergency) (?:override|instruction|message) ?(?::|!|-)"),
     _rule(
@@ -473,7 +543,9 @@ _RULES_LIST: tuple[_Rule, ...] = (
         r"weight|authority|standing) of|have the (?:force|status|weight|authority|standing) of|constitutes?|"
         r"represents?|becomes?|is now|are now|is considered|are considered|is equivalent to|amounts? to|carries the "
         r"(?:weight|force|authority) of|was (?:approved|adopted|ratified|promoted|registered|recorded) as|"
-        r"has been (?:approved|adopted|ratified|promoted|registered|recorded|made) (?:as|into)|ranks as|stands as) "
+        r"has been (?:approved|adopted|ratified|promoted|registered|recorded|made) (?:as|into)|ranks as|stands as|"
+        r"ha(?:s|ve) the same (?:authority|force|weight|status|standing|power) as|(?:is|are) as binding as|"
+        r"ranks (?:equal|the same) (?:to|as)|counts the same as|is equal to|are equal to) "
         r"(?:a |an |the |one of the |our |your )?(?:new |binding |official |formal |permanent |standing |final |"
         r"authoritative |project |mandatory )*(?:standing decisions?|rulings?|binding ruling|governance(?: template|"
         r" rule| decision)?|policy decision|decision record|mandate|official decision|binding (?:rule|decision|"
@@ -487,7 +559,9 @@ _RULES_LIST: tuple[_Rule, ...] = (
         r"weight|authority|standing) of|have the (?:force|status|weight|authority|standing) of|constitutes?|"
         r"represents?|becomes?|is now|are now|is considered|are considered|is equivalent to|amounts? to|carries the "
         r"(?:weight|force|authority) of|was (?:approved|adopted|ratified|promoted|registered|recorded) as|"
-        r"has been (?:approved|adopted|ratified|promoted|registered|recorded|made) (?:as|into)|ranks as|stands as) "
+        r"has been (?:approved|adopted|ratified|promoted|registered|recorded|made) (?:as|into)|ranks as|stands as|"
+        r"ha(?:s|ve) the same (?:authority|force|weight|status|standing|power) as|(?:is|are) as binding as|"
+        r"ranks (?:equal|the same) (?:to|as)|counts the same as|is equal to|are equal to) "
         r"(?:a |an |the |one of the |our |your )?(?:new |binding |official |formal |permanent |standing |final |"
         r"authoritative |project |mandatory )*(?:standing decisions?|rulings?|binding ruling|governance(?: template|"
         r" rule| decision)?|policy decision|decision record|mandate|official decision|binding (?:rule|decision|"
@@ -498,7 +572,7 @@ _RULES_LIST: tuple[_Rule, ...] = (
         AUTHORITY,
         r"\btreat (?:this|it|these|this note|this memory|this file|memory|memories|these notes|the notes in "
         r"(?:this|the) store|notes? in memory|what (?:this note|memory) says|memory notes?|this lesson) as "
-        r"(?:a |an |the )?(?:binding|standing decisions?|rulings?|governance|mandatory|authoritative|official|law|"
+        r"(?:a |an |the |my |our |your )?(?:binding|standing decisions?|rulings?|governance|mandatory|authoritative|official|law|"
         r"final|people's rulings|policy)",
         negatable=True,
     ),
@@ -698,9 +772,9 @@ _RULES_LIST: tuple[_Rule, ...] = (
     ),
     _rule(
         ADDRESS,
-        rf"(?:^|[.!?:;]\s+|\b(?:hey|hi|hello|dear|ok|okay|listen|psst|yo|attention|be aware|look|now|so),? )"
-        rf"[ \t>*#-]*(?:the )?(?:claude|chatgpt|gpt|gemini|copilot|llms?|assistant|ai|ai agents?|agents?|"
-        rf"language models?|ai models?)\s*[,:!\-](?!\S)",
+        r"(?:^|[.!?:;]\s+|\b(?:hey|hi|hello|dear|ok|okay|listen|psst|yo|attention|be aware|look|now|so),? )"
+        r"[ \t>*#-]*(?:the )?(?:claude|chatgpt|gpt|gemini|copilot|llms?|assistant|ai|ai agents?|agents?|"
+        r"language models?|ai models?)\s*[,:!\-](?!\S)",
     ),
     _rule(ADDRESS, r"(?:^|\s)@(?:agents?|ai|assistant|claude|llm|bot|gpt|model)\b"),
     # --- hiding things from the user, lying ---
@@ -862,9 +936,9 @@ _RULES_LIST: tuple[_Rule, ...] = (
     ),
     _rule(
         AUTHORITY,
-        rf"\b(?:treat|consider|regard|count|take) (?:the )?(?:\S+ ){{0,3}}?(?:memory|memories|note|notes|lesson|"
-        rf"lessons|this file|store) (?:as|to be) (?:a |an |the )?(?:binding|standing decisions?|rulings?|governance|"
-        rf"mandatory|authoritative|official|law|final)",
+        r"\b(?:treat|consider|regard|count|take) (?:the )?(?:\S+ ){0,3}?(?:memory|memories|note|notes|lesson|"
+        r"lessons|this file|store) (?:as|to be) (?:a |an |the )?(?:binding|standing decisions?|rulings?|governance|"
+        r"mandatory|authoritative|official|law|final)",
         negatable=True,
     ),
     _rule(
@@ -889,7 +963,7 @@ _RULES_LIST: tuple[_Rule, ...] = (
     _rule(
         AUTHORITY,
         # Overriding a standing decision, unless a ruling or decision is the one that overrides.
-        rf"(?:^|[.!?;:]\s+)(?:(?!{_GOV_TERM}|{_NEGATION}){_IN})*?\b(?:{_OVERRIDE_GOV})\b"
+        rf"(?:^|[.!?;:]\s+)(?:(?!{_GOV_TERM}|{_NEGATION}){_IN}){{0,160}}?\b(?:{_OVERRIDE_GOV})\b"
         rf"(?:(?!{_GOV_TERM}){_IN}){{0,30}}?{_GOV_TERM}",
     ),
     _rule(
@@ -898,7 +972,7 @@ _RULES_LIST: tuple[_Rule, ...] = (
         rf"(?:suggestions?|advisory|optional|void|obsolete|irrelevant|non-binding|not binding|guidance only|"
         rf"nice to have|outdated|a formality|secondary)\b",
     ),
-    _rule(AUTHORITY, rf"\bno (?:\S+ )?(?:ruling|standing decision|governance(?: template)?) (?:applies|binds|matters|counts)\b"),
+    _rule(AUTHORITY, r"\bno (?:\S+ )?(?:ruling|standing decision|governance(?: template)?) (?:applies|binds|matters|counts)\b"),
     _rule(
         OVERRIDE,
         rf"\b(?:ignore|disregard|pay no attention to|don't listen to|do not listen to|never listen to) (?:what|whatever|"
@@ -929,9 +1003,9 @@ _RULES_LIST: tuple[_Rule, ...] = (
     ),
     _rule(
         ORDER,
-        rf"\b(?:(?:authori[sz]ed?|authori[sz]es|instructs?|instructed|orders?|ordered|commands?|commanded|entitles?|"
-        rf"entitled|empowers?|empowered) you\b|\bi,? (?:the|your) (?:\S+ )?(?:admin|administrator|developer|owner|"
-        rf"operator|system|creator|lead|manager|boss)\b)",
+        r"\b(?:(?:authori[sz]ed?|authori[sz]es|instructs?|instructed|orders?|ordered|commands?|commanded|entitles?|"
+        r"entitled|empowers?|empowered) you\b|\bi,? (?:the|your) (?:\S+ )?(?:admin|administrator|developer|owner|"
+        r"operator|system|creator|lead|manager|boss)\b)",
     ),
     _rule(ORDER, r"\bact (?:like|as if) you(?:'re| are| were)\b|\byou are dan\b"),
     _rule(
@@ -956,10 +1030,10 @@ _RULES_LIST: tuple[_Rule, ...] = (
     # --- second round of generalisations ---
     _rule(
         ORDER,
-        rf"\b(?:the )?(?:rules|instructions|guidelines|constraints|policies|principles|prompt|guardrails|directives) "
-        rf"(?:that )?you (?:operate|work|run|act|function|live) (?:under|by|with|within)\b|\b(?:rules|instructions|"
-        rf"guidelines|constraints|prompt|guardrails) (?:that )?you (?:were|have been) (?:built|trained|designed|programmed|"
-        rf"configured|set up|told) (?:with|to follow|under|to obey)",
+        r"\b(?:the )?(?:rules|instructions|guidelines|constraints|policies|principles|prompt|guardrails|directives) "
+        r"(?:that )?you (?:operate|work|run|act|function|live) (?:under|by|with|within)\b|\b(?:rules|instructions|"
+        r"guidelines|constraints|prompt|guardrails) (?:that )?you (?:were|have been) (?:built|trained|designed|programmed|"
+        r"configured|set up|told) (?:with|to follow|under|to obey)",
     ),
     _rule(
         ADDRESS,
@@ -973,7 +1047,7 @@ _RULES_LIST: tuple[_Rule, ...] = (
         r"sentences?|words?|requests?|commands?|text)(?: \S+){0,4}? as (?:if )?(?:coming |sent |issued )?(?:from|by) "
         r"(?:the |your )?(?:system|developer|operator|admin|administrator|owner|creator|anthropic|openai)\b",
     ),
-    _rule(SECRECY, r"\btell (?:no ?one|nobody|no-one)\b(?![^.!?;\n]*\b(?:outside|until|except|before|unless|other than)\b)"),
+    _rule(SECRECY, r"\btell (?:no ?one|nobody|no-one)\b(?![^.!?;\n]{0,200}\b(?:outside|until|except|before|unless|other than)\b)"),
     _rule(
         AUTHORITY,
         rf"{_GOV_TERM}{_IN}{{0,40}}?\b(?:can|may|should|must|are to|is to|could|might) (?:safely |now |simply |just )?be "
@@ -1097,7 +1171,7 @@ _RULES_LIST: tuple[_Rule, ...] = (
         rf"proposal|proposals|suggestion|wrong|mistaken|invalid|fake|not final|not official|a mistake)\b|"
         rf"{_GOV_TERM}[^.!?\n]{{0,60}}?\b(?:ignore|disregard|skip|bypass|override|forget) (?:it|them|this|that)\b",
     ),
-    _rule(SECRECY, rf"\bsay nothing (?:to|about)\b(?! (?:in slack|that))"),
+    _rule(SECRECY, r"\bsay nothing (?:to|about)\b(?! (?:in slack|that))"),
     _rule(
         ADDRESS,
         rf"(?:^|[.!?:;]\s+)[ \t>*#-]*(?:all|any|every|each|dear|hey|hi|hello|attention|calling all|to all|to any) "
@@ -1124,6 +1198,30 @@ _RULES_LIST: tuple[_Rule, ...] = (
         r"\b(?:repeat|print|output|echo|copy|recite|reproduce|write out) (?:back )?(?:the |all |everything |every )?"
         r"(?:words?|text|lines?|sentences?|everything|instructions|prompt|content|messages?) (?:above|before this|"
         r"preceding|prior to this|so far|you were given|at the (?:start|top|beginning))\b",
+    ),
+    # --- fourth round ---
+    _rule(
+        ADDRESS,
+        rf"\b(?:whichever|whatever|any|the next|every) (?:\S+ )?{_AGENT}s? (?:\S+ )?(?:picks?|picking|takes?|gets?|"
+        rf"reads?|sees?|finds?|opens?|loads?|handles?) (?:this|it)(?: up)?\b(?! (?:ticket|table|model|column|source|"
+        rf"schema|dataset|log|query|job|dashboard|report|pr)\b)",
+    ),
+    _rule(
+        OVERRIDE,
+        r"\b(?:ignore|disregard|skip|bypass|get around|work around|circumvent|turn off|disable|break) (?:the |this |"
+        r"that |any |all )?(?:client[- ]detail|secrets?|secret[- ]scanning|instructions?|injection|writing|memory|"
+        r"console(?:'s)?|store(?:'s)?) (?:rules?|checks?|scans?|scanner|filters?|policy|policies|restrictions?)\b",
+        negatable=True,
+    ),
+    _rule(
+        ORDER,
+        rf"\bpretend (?:that )?(?:the |there (?:is|are) no |you (?:have|had) no )?(?:{_GOV_TERM}|rules|instructions|"
+        rf"guidelines|guardrails|checks|console|restrictions|limits|user|reviewer|escalation contact)",
+    ),
+    _rule(
+        ORDER,
+        r"\b(?:i am|i'm|this is|we are|it is) (?:the |your |an? )?(?:escalation contact|reviewer|project lead|client|"
+        r"admin|administrator|owner|approver|sponsor|data owner|release manager)\b(?! (?:agent|bot)\b)",
     ),
     # --- role and system markers (on the line as typed, lower-cased) ---
     _rule(
@@ -1223,10 +1321,16 @@ def _excerpt(line: str, near: float = 0.0) -> str:
     return ("…" if start > 0 else "") + cut + ("…" if start + width < len(visible) else "")
 
 
+_NEGATED_BEFORE = re.compile(
+    r"\b(?:not|never|don't|dont|no|without|nor|cannot|can't|won't|shouldn't|mustn't)\s+(?:[^\s.!?;]+\s+)?$"
+)
+
+
 def _negated(text: str, start: int) -> bool:
-    """Whether the words just before ``start`` negate it ("do not ignore ...", "never bypass ...")."""
+    """Whether the words just before ``start``, in the same sentence, negate it ("do not ignore ...")."""
     before = text[max(0, start - 40) : start]
-    return bool(re.search(r"(?:\b(?:not|never|don't|dont|no|without|nor|cannot|can't|won't|shouldn't|mustn't)\s+(?:\S+\s+)?)$", before))
+    cut = max(before.rfind(c) for c in ".!?;\n")
+    return bool(_NEGATED_BEFORE.search(before[cut + 1 :]))
 
 
 class _Doc:
@@ -1260,6 +1364,8 @@ def _sentence(text: str, start: int, end: int) -> str:
 def _run_rules(text: str, rules: Iterable[_Rule]) -> Iterable[tuple[_Rule, int]]:
     """Each rule's matches, as the offset of the match's first visible character."""
     for rule in rules:
+        if rule.gate is not None and not any(prefix in text for prefix in rule.gate):
+            continue
         for m in rule.regex.finditer(text):
             start = m.start() + len(m.group(0)) - len(m.group(0).lstrip())
             if rule.negatable and _negated(text, start):
@@ -1387,10 +1493,12 @@ def _scan(text: str, depth: int) -> list[InstructionFinding]:
         if depth == 0:
             # rot13 and leet-speak spellings of the same orders, on lines not already refused.
             seen_lines = {line for _kind, line in findings}
-            for variant in (codecs.encode(doc.text, "rot13"), doc.text.translate(_LEET)):
+            # Leet-speak only on lines that mix digits into words, so the pass stays cheap.
+            leet = "\n".join(line.translate(_LEET) if _LEETISH.search(line) else "" for line in doc.lines)
+            for variant in (codecs.encode(doc.text, "rot13"), leet):
                 if variant == doc.text:
                     continue
-                for _rule_, start in _run_rules(variant, _SENTENCE_RULES):
+                for _matched, start in _run_rules(variant, _SENTENCE_RULES):
                     number, near = doc.locate(start)
                     if number not in seen_lines:
                         add(ENCODED, number, doc.original[number - 1], near)

@@ -74,7 +74,7 @@ _CANDIDATE_CASED = re.compile(
     r"|eyJ"  # JWT
     r"|-us\d"  # Mailchimp
     r"|T3BlbkFJ"  # OpenAI
-    r"|PRIVATE KEY|PuTTY-User-Key-File-2"  # private keys
+    r"|PRIVATE KEY|PuTTY-User-" r"Key-File-2"  # private keys (split so this file does not match itself)
     r"|pypi-AgE"  # PyPI
     r"|SG\."  # SendGrid
     r"|sq0csp-"  # Square
@@ -422,28 +422,28 @@ _ASSIGN = re.compile(
 _PROSE_IS = re.compile(
     r"""(?i)\b(?P<word>password|passphrase|api[ _-]?key|token|secret)\s+(?:is|was|=)\s+["'`]?(?P<value>[^\s"'`,;]+)"""
 )
-# Name the service when the key or its line says which one it is.
+# Name the service when the key, its line or the lines above it (an ini section, a profile) say
+# which one it is.
 _CONTEXT_TYPES = (
-    ("looker", "Looker Client Secret", "Looker API Credentials"),
-    ("fivetran", "Fivetran API Secret", "Fivetran API Key"),
-    ("atlassian", "Atlassian API Token", "Atlassian API Token"),
-    ("jira", "Atlassian API Token", "Atlassian API Token"),
-    ("confluence", "Atlassian API Token", "Atlassian API Token"),
-    ("snowflake", "Snowflake Password", "Snowflake Credentials"),
-    ("dbt", "dbt Profile Password", "dbt Credentials"),
+    (("looker",), "Looker Client Secret", "Looker API Credentials"),
+    (("fivetran",), "Fivetran API Secret", "Fivetran API Key"),
+    (("atlassian", "jira", "confluence"), "Atlassian API Token", "Atlassian API Token"),
+    (("snowflake",), "Snowflake Password", "Snowflake Credentials"),
+    (("outputs:", "profiles.yml", "dbt"), "dbt Profile Password", "dbt Credentials"),
 )
+_CONTEXT_LINES = 8
 
 
-def _assignment_type(key: str, word: str, line: str) -> str:
-    lower_key, lower_line = key.lower(), line.lower()
+def _assignment_type(key: str, word: str, line: str, above: str) -> str:
     is_password = word.startswith(("pass", "pwd"))
-    for marker, secret_type, other_type in _CONTEXT_TYPES:
-        if marker in lower_key or marker in lower_line:
-            if marker in ("snowflake", "dbt"):
-                return secret_type if is_password else other_type
-            if marker in ("looker", "fivetran"):
-                return secret_type if "secret" in lower_key else other_type
-            return secret_type
+    for where in (key.lower(), line.lower(), above.lower()):
+        for markers, secret_type, other_type in _CONTEXT_TYPES:
+            if any(marker in where for marker in markers):
+                if secret_type.endswith("Password"):
+                    return secret_type if is_password else other_type
+                if other_type != secret_type:
+                    return secret_type if "secret" in key.lower() else other_type
+                return secret_type
     return "Password" if is_password else "Secret Assignment"
 
 
@@ -463,7 +463,8 @@ def _assignments(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]
                 )
             if ok:
                 start = offset + m.start("value")
-                yield _Span(start, start + len(value), _assignment_type(m.group("key"), word, line))
+                above = "\n".join(note.lines[max(0, number - 1 - _CONTEXT_LINES) : number - 1])
+                yield _Span(start, start + len(value), _assignment_type(m.group("key"), word, line, above))
         for m in _PROSE_IS.finditer(line):
             value = m.group("value").rstrip(".)")
             is_password = m.group("word").lower().startswith("pass")
@@ -495,10 +496,12 @@ def _url_credentials(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_S
         yield _Span(m.start("password"), m.end("password"), kind)
 
 
-# -----BEGIN ... PRIVATE KEY----- through the matching END line, or to the next blank line.
+# -----BEGIN ... PRIVATE KEY----- through its END line; without one, the rest of the line and the
+# base64 lines that follow (a truncated paste), never the whole rest of a transcript.
 _PRIVATE_KEY_BLOCK = re.compile(
     r"-----BEGIN[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----"
-    r"(?:.*?-----END[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----|.*?(?=\n[ \t]*\n|\Z))",
+    r"(?:.{0,20000}?-----END[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----"
+    r"|[^\n]*(?:\n[ \t]*[A-Za-z0-9+/=]{16,}[ \t]*(?=\n|\Z))*)",
     re.DOTALL,
 )
 
@@ -628,10 +631,7 @@ def scan(text: str) -> list[SecretFinding]:
 
 
 def redact(text: str) -> str:
-    """``text`` with every secret value replaced by ``[REDACTED:<type>]``; the rest kept.
-
-    Line endings come back as ``\n`` (run transcripts are stored that way).
-    """
+    """``text`` with every secret value replaced by ``[REDACTED:<type>]``; the rest kept as it was."""
     if not text:
         return text
     note = _Note(text)
@@ -646,7 +646,7 @@ def redact(text: str) -> str:
         found = found or list(re.finditer(re.escape(value), line))
         spans.extend(_Span(offset + m.start(), offset + m.end(), secret.type) for m in found)
     if not spans:
-        return note.text
+        return text  # untouched, line endings and all
     spans.sort(key=lambda s: (s.start, -s.end))
     merged: list[_Span] = []
     for span in spans:
@@ -662,4 +662,7 @@ def redact(text: str) -> str:
         out.append(f"[REDACTED:{span.type}]")
         pos = span.end
     out.append(note.text[pos:])
-    return "".join(out)
+    redacted = "".join(out)
+    if "\r\n" in text and "\r" not in text.replace("\r\n", ""):
+        redacted = redacted.replace("\n", "\r\n")  # give Windows line endings back
+    return redacted
