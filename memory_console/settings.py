@@ -126,7 +126,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 # WhiteNoise serves collected files in production; before collectstatic there is nothing to serve.
-warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
+warnings.filterwarnings("ignore", message="No directory at: ")
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
 LOGIN_URL = "/console/login/"

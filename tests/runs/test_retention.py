@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from django.db.models.signals import post_delete, pre_delete
 from django.utils import timezone
 
 from runs.models import RunRecord
@@ -250,3 +251,10 @@ def test_the_tasks_call_the_services(travel):
     assert purged == {"deleted": 1, "dry_run": False, "batches": 1, "finished": True}
     assert one["deleted"] == 1 and missing["deleted"] == 0
     assert remaining(short) == {NOW - DAY} and remaining(closed) == set()
+
+
+def test_run_records_have_no_delete_signals_no_history_and_nothing_refers_to_them():
+    """The purges delete in bulk, past Django's collector: nothing may expect to hear of it."""
+    assert not pre_delete.has_listeners(RunRecord) and not post_delete.has_listeners(RunRecord)
+    assert not hasattr(RunRecord, "history")
+    assert [f.name for f in RunRecord._meta.get_fields() if f.auto_created and not f.concrete] == []
