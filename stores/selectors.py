@@ -12,11 +12,13 @@ from stores.models import Memory, Store, StoreKind
 def stores_for_writer(writer: Writer) -> QuerySet[Store]:
     """Every store this agent, run or person may read (section 0 of the API reference)."""
     qs = Store.objects.select_related("project", "agent", "toolset")
+    if writer.is_agent and writer.run is not None:
+        # A run's token reaches exactly the stores attached when the run started.
+        ids = [a["memory_store_id"] for a in writer.run.attachments or []]
+        return qs.filter(public_id__in=ids)
     if writer.is_agent:
         agent = writer.agent
         project_ids = set(agent.pods.values_list("projects", flat=True)) - {None}
-        if writer.run is not None:
-            project_ids.add(writer.run.project_id)
         return qs.filter(
             Q(agent=agent)
             | Q(kind=StoreKind.PROJECT, project_id__in=project_ids)

@@ -12,6 +12,7 @@ import secrets
 import pytest
 
 from runs.models import Run
+from runs.services import run_attachments
 from stores.models import Memory, Store, hash_token
 from stores.services.tokens import RUN_TOKEN_PREFIX
 from tests import factories as f
@@ -24,7 +25,8 @@ OPS = ("create", "update", "rename", "delete")
 
 def run_token_for(agent, project, ticket_key: str) -> str:
     secret = RUN_TOKEN_PREFIX + secrets.token_urlsafe(24)
-    Run.objects.create(agent=agent, project=project, ticket_key=ticket_key, token_hash=hash_token(secret))
+    Run.objects.create(agent=agent, project=project, ticket_key=ticket_key, token_hash=hash_token(secret),
+                       attachments=run_attachments(agent, project))
     return secret
 
 
@@ -147,3 +149,17 @@ def test_inactive_agent_is_refused(api, world):
     )
     assert r.status_code == 403
     assert r.json()["error"]["details"]["error_code"] == "not_a_hosted_agent"
+
+
+def test_a_run_token_reaches_only_the_stores_attached_to_its_run(api, world):
+    """ada's pods also cover another project; her run on ACME must not reach that project's store."""
+    second = f.make_project("SCND", client=world.client)
+    world.pod.projects.add(second)
+    token = run_token_for(world.agent, world.project, "ACME-9")
+    r = api.as_token(token).get(f"{BASE}/{second.store.public_id}/memories")
+    assert r.status_code == 404
+    r = api.as_token(token).post(
+        f"{BASE}/{second.store.public_id}/memories", {"path": "/conventions/x.md", "content": "x"}, format="json"
+    )
+    assert r.status_code == 404
+    assert api.as_token(world.agent_token).get(f"{BASE}/{second.store.public_id}/memories").status_code == 200

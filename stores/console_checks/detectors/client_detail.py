@@ -72,8 +72,10 @@ _SPECIAL = re.compile(
     r"|(?P<underscores>_+)"
     r"|[^\x00-\x7f]"
 )
-# Separators a name may have, or not have, between its words.
+# Separators a name may have, or not have, between its words; apostrophes may come and go anywhere
+# ("McDonald's", "McDonalds").
 _NAME_SEPARATORS = frozenset(" \t\n\r\f\v-_,")
+_APOSTROPHES = frozenset("'\u2019")
 _QUOTES_AROUND_DOT = frozenset("'\"[]")
 
 
@@ -154,7 +156,11 @@ class _View:
         if len(self.clean) != len(self.cased):  # a letter that lower-cases to two: keep the map exact
             self.clean = "".join(c.lower() if len(c.lower()) == 1 else c for c in self.cased)
         # The names view: clean without separators, and where each character sits in clean.
-        self.names_at = [i for i, ch in enumerate(self.clean) if ch not in _NAME_SEPARATORS and not ch.isspace()]
+        self.names_at = [
+            i
+            for i, ch in enumerate(self.clean)
+            if ch not in _NAME_SEPARATORS and ch not in _APOSTROPHES and not ch.isspace()
+        ]
         self.names = "".join(self.clean[i] for i in self.names_at)
 
     def is_word(self, i: int, underscore: bool) -> bool:
@@ -182,7 +188,7 @@ _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A
 
 def _name_form(term: str) -> tuple[str, frozenset[int]] | None:
     """A client name's joined lower-case form and the offsets between its words."""
-    folded = _fold_term(term).strip(" .")
+    folded = "".join(ch for ch in _fold_term(term) if ch not in _APOSTROPHES).strip(" .")
     words: list[str] = []
     for chunk in _SPLIT_NAME.split(folded):
         words.extend(part for part in _CAMEL.split(chunk) if part)
@@ -266,7 +272,10 @@ class ClientDetailMatcher:
                 clean_start, clean_end = view.names_at[start], view.names_at[end]
                 # Where, in the joined form, the text skipped a separator.
                 skipped = {
-                    k - start for k in range(start + 1, end + 1) if view.names_at[k] != view.names_at[k - 1] + 1
+                    k - start
+                    for k in range(start + 1, end + 1)
+                    if view.names_at[k] != view.names_at[k - 1] + 1
+                    and not _APOSTROPHES.issuperset(view.clean[view.names_at[k - 1] + 1 : view.names_at[k]])
                 }
                 for entry in entries:
                     if entry.edge_start and view.is_word(clean_start - 1, underscore=False):

@@ -1265,12 +1265,12 @@ _RULES_LIST: tuple[_Rule, ...] = (
     _rule(ROLE, r"\b(?:begin|start|end) (?:of )?(?:system|hidden|secret|injected) (?:prompt|instructions|message)\b"),
 )
 
-# A comment or hidden passage counts when it speaks to a reader, not when it is a build marker.
+# A comment counts when it speaks to its reader or about an agent's orders, not when it is a build
+# marker or a note such as "<!-- reviewed by the QA agent in May -->".
 _CUES = re.compile(
     _w(
-        r"\b(?:you|your|yourself|agents?|assistant|ai|model|llm|claude|gpt|instructions?|prompt|ignore|disregard|"
-        r"obey|comply|pretend|act as|must|always|never|don't|do not|reveal|tell|send|execute|override|bypass|"
-        r"standing decision|governance|secret|hidden|delete|system|important)\b"
+        r"\b(?:you|your|yourself|assistant|ai|llm|claude|gpt|chatgpt|instructions?|prompt|ignore|disregard|"
+        r"obey|comply|pretend|act as|reveal|override|bypass|standing decisions?|governance|do not tell|don't tell)\b"
     )
 )
 _COMMENT = re.compile(r"<!--(.*?)(?:-->|\Z)", re.DOTALL)

@@ -6,8 +6,8 @@ directly: no temporary files, no per-call settings, no re-import of plugins.
 
 Speed comes from not running 26 plugins on lines that cannot hold a secret. Every detect-secrets
 plugin needs something a plain prose line lacks (a quoted run, a long token, a keyword, a fixed
-prefix such as ``eyJ`` or ``://``). Two precompiled regexes (``_CANDIDATE_*``) are a superset of all
-those needs; a line they do not match is skipped. On a candidate line, each plugin runs only if its
+prefix such as ``eyJ`` or ``://``). A few precompiled regexes (``_CANDIDATE_*``), each linear,
+give a superset of the lines that meet those needs; any other line is skipped. On a candidate line, each plugin runs only if its
 own trigger (its own denylist regexes, or the superset condition for the keyword and entropy
 plugins) matches. The result is, by construction and by test, exactly what detect-secrets' own
 line scan finds with the same settings (``detect_secrets_full_scan``).
@@ -84,13 +84,12 @@ _CANDIDATE_CASED = re.compile(
     r"|[MNO][\w-]{23,25}\."  # Discord
     rf"|{_QUOTED_RUN}"  # high-entropy strings; AWS secret key
 )
-# Run on the lower-cased text: the keyword plugin (a keyword and a quote, either order), the
-# keyword-assignment plugins (Cloudant, IBM, SoftLayer: a keyword then a long value), Slack.
-_CANDIDATE_LOWER = re.compile(
-    r"(?:key|pw|pass|token|secret|contrase)[^\n]*?(?:[\"'`]|[\w-]{24})"
-    r"|[\"'`][^\n]*?(?:key|pw|pass|secret|contrase)"
-    r"|xox"
-)
+# On the lower-cased text, line sets that are intersected (each regex is linear, so a long line
+# cannot make the prefilter quadratic): the keyword plugin needs a keyword and a quote on the line;
+# the keyword-assignment plugins (Cloudant, IBM, SoftLayer) a keyword and a long value; Slack "xox".
+_CANDIDATE_KEYWORD = re.compile(r"key|pw|pass|token|secret|contrase")
+_CANDIDATE_QUOTE_OR_RUN = re.compile(r"[\"'`]|[\w-]{24}")
+_CANDIDATE_SLACK = re.compile(r"xox")
 _KEYWORD = r"(?i:key|pass|pwd|secret|contrase)"
 
 
@@ -105,6 +104,15 @@ def _folded(text: str) -> str:
     return lower
 
 
+_KEYWORD_RE = re.compile(_KEYWORD)
+_QUOTE_RE = re.compile(_QUOTE)
+
+
+def _keyword_and_quote(line: str) -> bool:
+    """The keyword plugin's trigger: each of its quotes-required rules needs both (two linear searches)."""
+    return bool(_KEYWORD_RE.search(line)) and bool(_QUOTE_RE.search(line))
+
+
 def _scoped(pattern: re.Pattern[str]) -> str:
     """A compiled pattern as source that keeps its own flags inside a larger regex."""
     flags = ("i" if pattern.flags & re.IGNORECASE else "") + ("x" if pattern.flags & re.VERBOSE else "")
@@ -114,7 +122,7 @@ def _scoped(pattern: re.Pattern[str]) -> str:
 @dataclass
 class _Plugin:
     plugin: Any
-    trigger: re.Pattern[str] | None  # None: no cheap trigger known, run on every candidate line
+    trigger: Callable[[str], object] | None  # None: no cheap trigger known, run on every candidate line
 
 
 @dataclass
@@ -149,12 +157,12 @@ class _Engine:
         self.plugins: list[_Plugin] = []
         for plugin in get_plugins():
             if isinstance(plugin, KeywordDetector):
-                trigger: re.Pattern[str] | None = re.compile(rf"{_KEYWORD}.*{_QUOTE}|{_QUOTE}.*{_KEYWORD}")
+                trigger: Callable[[str], object] | None = _keyword_and_quote
             elif isinstance(plugin, HighEntropyStringsPlugin):
-                trigger = re.compile(_QUOTED_RUN)
+                trigger = re.compile(_QUOTED_RUN).search
             elif isinstance(plugin, RegexBasedDetector):
                 # The plugin's own regexes: it finds something only if one of them matches.
-                trigger = re.compile("|".join(_scoped(p) for p in plugin.denylist))
+                trigger = re.compile("|".join(_scoped(p) for p in plugin.denylist)).search
             else:  # pragma: no cover - a plugin we do not know: never skip it
                 trigger = None
             self.plugins.append(_Plugin(plugin, trigger))
@@ -190,7 +198,7 @@ class _Engine:
         triggered = [
             entry
             for entry in self.plugins
-            if not only_triggered or entry.trigger is None or entry.trigger.search(line)
+            if not only_triggered or entry.trigger is None or entry.trigger(line)
         ]
         if not triggered:
             return []
@@ -255,7 +263,10 @@ def _detect_secrets_raw(note: _Note) -> list[tuple[int, Any]]:
     if engine.all_lines_are_candidates:  # pragma: no cover - only with an unknown plugin
         candidates = set(range(1, len(note.lines) + 1))
     else:
-        candidates = note.lines_matching(_CANDIDATE_CASED) | note.lines_matching(_CANDIDATE_LOWER, lower=True)
+        keyword_lines = note.lines_matching(_CANDIDATE_KEYWORD, lower=True)
+        candidates = note.lines_matching(_CANDIDATE_CASED) | note.lines_matching(_CANDIDATE_SLACK, lower=True)
+        if keyword_lines:
+            candidates |= keyword_lines & note.lines_matching(_CANDIDATE_QUOTE_OR_RUN)
     out: list[tuple[int, Any]] = []
     for number in sorted(candidates):
         out.extend((number, s) for s in engine.scan_line(note.lines, number, only_triggered=True))
@@ -419,8 +430,10 @@ _ASSIGN = re.compile(
     """
 )
 # "the password is Hunter2!", "the API key was ...": prose with a value after is/was.
+# "... secret fDH5mMDdw..." also: the value may follow the word directly (then it must look random).
 _PROSE_IS = re.compile(
-    r"""(?i)\b(?P<word>password|passphrase|api[ _-]?key|token|secret)\s+(?:is|was|=)\s+["'`]?(?P<value>[^\s"'`,;]+)"""
+    r"""(?i)\b(?P<word>password|passphrase|api[ _-]?key|access[ _-]?key|client[ _-]?secret|token|secret)"""
+    r"""(?:\s+(?P<verb>is|was|=|of))?\s+["'`]?(?P<value>[^\s"'`,;]+)"""
 )
 # Name the service when the key, its line or the lines above it (an ini section, a profile) say
 # which one it is.
@@ -434,40 +447,58 @@ _CONTEXT_TYPES = (
 _CONTEXT_LINES = 8
 
 
-def _assignment_type(key: str, word: str, line: str, above: str) -> str:
-    is_password = word.startswith(("pass", "pwd"))
-    for where in (key.lower(), line.lower(), above.lower()):
-        for markers, secret_type, other_type in _CONTEXT_TYPES:
-            if any(marker in where for marker in markers):
-                if secret_type.endswith("Password"):
-                    return secret_type if is_password else other_type
-                if other_type != secret_type:
-                    return secret_type if "secret" in key.lower() else other_type
-                return secret_type
-    return "Password" if is_password else "Secret Assignment"
+def _context_type(where: str, key: str, is_password: bool) -> str | None:
+    """The service ``where`` (a lower-case key, line or block) names, as a secret type."""
+    for markers, secret_type, other_type in _CONTEXT_TYPES:
+        if any(marker in where for marker in markers):
+            if secret_type.endswith("Password"):
+                return secret_type if is_password else other_type
+            if other_type != secret_type:
+                return secret_type if "secret" in key.lower() else other_type
+            return secret_type
+    return None
 
 
 def _assignments(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
     for number in sorted(note.lines_matching(_ASSIGN_WORD, lower=True)):
         line = note.line_text(number)
         offset = note.starts[number - 1]
+        context: tuple[str, str] | None = None  # the line and the lines above it, lower-cased, once
+        context_kinds: dict[tuple[bool, bool], str | None] = {}  # a long line is searched once per kind
         for m in _ASSIGN.finditer(line):
             value = m.group("value").rstrip(".)")
             word = m.group("word").lower()
             code = in_code(offset)
-            if word.startswith(("pass", "pwd")):
+            is_password = word.startswith(("pass", "pwd"))
+            if is_password:
                 ok = _password_like(value, code)
             else:
                 ok = _token_like(value) or (
                     code and word.startswith(("secret", "credential")) and _password_like(value, code)
                 )
-            if ok:
-                start = offset + m.start("value")
-                above = "\n".join(note.lines[max(0, number - 1 - _CONTEXT_LINES) : number - 1])
-                yield _Span(start, start + len(value), _assignment_type(m.group("key"), word, line, above))
+            if not ok:
+                continue
+            if context is None:
+                above = note.lines[max(0, number - 1 - _CONTEXT_LINES) : number - 1]
+                context = (line.lower(), "\n".join(above).lower())
+            key = m.group("key")
+            memo = (is_password, "secret" in key.lower())
+            if memo not in context_kinds:
+                context_kinds[memo] = _context_type(context[0], key, is_password) or _context_type(
+                    context[1], key, is_password
+                )
+            kind = (
+                _context_type(key.lower(), key, is_password)
+                or context_kinds[memo]
+                or ("Password" if is_password else "Secret Assignment")
+            )
+            start = offset + m.start("value")
+            yield _Span(start, start + len(value), kind)
         for m in _PROSE_IS.finditer(line):
             value = m.group("value").rstrip(".)")
             is_password = m.group("word").lower().startswith("pass")
+            if m.group("verb") is None:
+                is_password = False  # no "is": only a random-looking value counts ("password reset" does not)
             if _password_like(value, False) if is_password else _token_like(value):
                 start = offset + m.start("value")
                 yield _Span(start, start + len(value), "Password" if is_password else "Secret Assignment")
@@ -585,7 +616,7 @@ _RULES: tuple[Rule, ...] = (
     _regex_rule(
         "Credential Pair",  # curl -u KEY:SECRET, how Fivetran's REST API is called
         ("curl",),
-        r"(?i)\bcurl\b[^\n]*?\s(?:-u|--user)\s+[\"']?[A-Za-z0-9_\-]{8,}:([A-Za-z0-9_\-]{12,})",
+        r"(?i)\bcurl\b[^\n]{0,300}?\s(?:-u|--user)\s+[\"']?[A-Za-z0-9_\-]{8,}:([A-Za-z0-9_\-]{12,})",
         group=1,
         check=_token_like,
     ),
