@@ -5,32 +5,16 @@ Admins see every store; escalation contacts see their projects' stores. Agents g
 
 from __future__ import annotations
 
-from django.db.models import Q
-from django.utils.dateparse import parse_datetime
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from stores.api.pagination import decode_cursor, page, query_limit
+from stores.api.pagination import newest_first_page, page, query_limit
 from stores.console_checks.reasons import Reason
 from stores.errors import InvalidRequest, PermissionDenied
 from stores.models import Refusal, SetAside, SetAsideStatus
 from stores.selectors import store_for_writer
 
 from .representations import refusal_json, set_aside_json
-
-
-def _after(qs, params):
-    """Newest first, from a keyset cursor of (created_at, pk)."""
-    cursor = decode_cursor(params.get("page"))
-    if cursor:
-        try:
-            at, pk = parse_datetime(cursor[0]), int(cursor[1])
-        except (IndexError, TypeError, ValueError) as exc:
-            raise InvalidRequest("`page` is not a readable cursor.") from exc
-        if at is None:
-            raise InvalidRequest("`page` is not a readable cursor.")
-        qs = qs.filter(Q(created_at__lt=at) | Q(created_at=at, pk__lt=pk))
-    return qs.order_by("-created_at", "-pk")
 
 
 class PeopleStoreView(APIView):
@@ -46,10 +30,7 @@ class PeopleStoreView(APIView):
     def paged(self, qs, render):
         params = self.request.query_params
         limit = query_limit(params)
-        rows = list(_after(qs, params)[: limit + 1])
-        more = len(rows) > limit
-        rows = rows[:limit]
-        next_key = [rows[-1].created_at.isoformat(), rows[-1].pk] if more else None
+        rows, next_key = newest_first_page(qs, params, time_field="created_at", limit=limit)
         return Response(page([render(r) for r in rows], next_key))
 
 

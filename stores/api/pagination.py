@@ -8,6 +8,7 @@ import json
 from datetime import datetime
 from typing import Any
 
+from django.db.models import Q, QuerySet
 from django.utils.dateparse import parse_datetime
 
 from stores.errors import InvalidRequest
@@ -81,3 +82,35 @@ def query_datetime(params, name: str) -> datetime | None:
 
 def page(data: list[dict], next_key: list[Any] | None) -> dict[str, Any]:
     return {"data": data, "next_page": encode_cursor(next_key) if next_key is not None else None}
+
+
+def cursor_time_pk(cursor: list) -> tuple[datetime, int]:
+    """Read a (timestamp, id) keyset cursor, or answer 400."""
+    try:
+        at = parse_datetime(cursor[0])
+        pk = int(cursor[1])
+    except (IndexError, TypeError, ValueError) as exc:
+        raise InvalidRequest("`page` is not a readable cursor; pass the `next_page` value unchanged.") from exc
+    if at is None:
+        raise InvalidRequest("`page` is not a readable cursor; pass the `next_page` value unchanged.")
+    return at, pk
+
+
+def newest_first_page(
+    qs: QuerySet, params, *, time_field: str, limit: int, pk_field: str = "pk"
+) -> tuple[list, list[Any] | None]:
+    """One page of ``qs`` newest first by (time_field, pk_field), from the request's keyset cursor.
+
+    Returns the rows and the key of the last one when another page follows.
+    """
+    cursor = decode_cursor(params.get("page"))
+    if cursor:
+        at, pk = cursor_time_pk(cursor)
+        qs = qs.filter(Q(**{f"{time_field}__lt": at}) | Q(**{time_field: at, f"{pk_field}__lt": pk}))
+    rows = list(qs.order_by(f"-{time_field}", f"-{pk_field}")[: limit + 1])
+    more = len(rows) > limit
+    rows = rows[:limit]
+    if not more:
+        return rows, None
+    last = rows[-1]
+    return rows, [getattr(last, time_field).isoformat(), getattr(last, pk_field)]

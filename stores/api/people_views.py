@@ -10,7 +10,6 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Q
 from django.utils import timezone
 from rest_framework.response import Response
 
@@ -20,9 +19,9 @@ from stores.models import Memory, Store
 from stores.services.memories import memory_restore
 from stores.services.redaction import memory_redact_all_versions
 
-from .pagination import decode_cursor, page, query_limit, query_view
+from .pagination import newest_first_page, page, query_limit, query_view
 from .representations import memory_json, ts
-from .views import ApiView, _cursor_time_pk
+from .views import ApiView
 
 
 def deleted_memory_json(memory: Memory, store: Store, view: str = "basic") -> dict[str, Any]:
@@ -86,14 +85,7 @@ class DeletedMemoryListView(PeopleApiView):
         limit = query_limit(params)
         cutoff = timezone.now() - timedelta(days=settings.RECENTLY_DELETED_DAYS)
         qs = Memory.objects.filter(store=store, deleted_at__gte=cutoff)
-        cursor = decode_cursor(params.get("page"))
-        if cursor:
-            at, pk = _cursor_time_pk(cursor)
-            qs = qs.filter(Q(deleted_at__lt=at) | Q(deleted_at=at, pk__lt=pk))
-        rows = list(qs.order_by("-deleted_at", "-pk")[: limit + 1])
-        more = len(rows) > limit
-        rows = rows[:limit]
-        next_key = [rows[-1].deleted_at.isoformat(), rows[-1].pk] if more else None
+        rows, next_key = newest_first_page(qs, params, time_field="deleted_at", limit=limit)
         return Response(page([deleted_memory_json(m, store, view) for m in rows], next_key))
 
 

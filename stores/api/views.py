@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -19,7 +18,15 @@ from stores.services import memories as memory_services
 from stores.services import redaction
 from stores.services import stores as store_services
 
-from .pagination import decode_cursor, page, query_bool, query_datetime, query_limit, query_view
+from .pagination import (
+    decode_cursor,
+    newest_first_page,
+    page,
+    query_bool,
+    query_datetime,
+    query_limit,
+    query_view,
+)
 from .representations import memory_json, prefix_json, store_json, version_json
 
 SHA_HEX = set("0123456789abcdef")
@@ -62,14 +69,7 @@ class StoreListView(ApiView):
             qs = qs.filter(created_at__gte=gte)
         if (lte := query_datetime(params, "created_at[lte]")) is not None:
             qs = qs.filter(created_at__lte=lte)
-        cursor = decode_cursor(params.get("page"))
-        if cursor:
-            at, pk = _cursor_time_pk(cursor)
-            qs = qs.filter(Q(created_at__lt=at) | Q(created_at=at, pk__lt=pk))
-        rows = list(qs.order_by("-created_at", "-pk")[: limit + 1])
-        more = len(rows) > limit
-        rows = rows[:limit]
-        next_key = [rows[-1].created_at.isoformat(), rows[-1].pk] if more else None
+        rows, next_key = newest_first_page(qs, params, time_field="created_at", limit=limit)
         return Response(page([store_json(s) for s in rows], next_key))
 
     def post(self, request):
@@ -81,19 +81,6 @@ class StoreListView(ApiView):
             metadata=data.get("metadata"),
         )
         return Response(store_json(store))
-
-
-def _cursor_time_pk(cursor: list) -> tuple:
-    from django.utils.dateparse import parse_datetime
-
-    try:
-        at = parse_datetime(cursor[0])
-        pk = int(cursor[1])
-    except (IndexError, TypeError, ValueError) as exc:
-        raise InvalidRequest("`page` is not a readable cursor.") from exc
-    if at is None:
-        raise InvalidRequest("`page` is not a readable cursor.")
-    return at, pk
 
 
 class StoreDetailView(ApiView):
@@ -272,14 +259,9 @@ class VersionListView(ApiView):
             qs = qs.filter(history_date__gte=gte)
         if (lte := query_datetime(params, "created_at[lte]")) is not None:
             qs = qs.filter(history_date__lte=lte)
-        cursor = decode_cursor(params.get("page"))
-        if cursor:
-            at, pk = _cursor_time_pk(cursor)
-            qs = qs.filter(Q(history_date__lt=at) | Q(history_date=at, history_id__lt=pk))
-        rows = list(qs.order_by("-history_date", "-history_id")[: limit + 1])
-        more = len(rows) > limit
-        rows = rows[:limit]
-        next_key = [rows[-1].history_date.isoformat(), rows[-1].history_id] if more else None
+        rows, next_key = newest_first_page(
+            qs, params, time_field="history_date", pk_field="history_id", limit=limit
+        )
         return Response(page([version_json(v, store, view) for v in rows], next_key))
 
 

@@ -14,6 +14,7 @@ from stores.models import JiraProject
 
 
 def iso_date(value: str) -> date:
+    """Parse YYYY-MM-DD for argparse, with a message that says how to write it."""
     try:
         return date.fromisoformat(value)
     except ValueError as exc:
