@@ -92,6 +92,10 @@ _AGENT = (
     r"|large language model|automated reader|automated readers|machine reader|ai reader|reader agent|"
     r"automated system|autonomous system|automated process)"
 )
+_MACHINE = (
+    r"ai|a\.i\.|model|llm|bot|assistant|claude|gpt|chatgpt|copilot|gemini|language model|automated readers?|"
+    r"ai agent|ai assistant|reader agent|machine reader"
+)
 _READ = r"(?:reading|processing|parsing|seeing|reviewing|ingesting|loading|scanning|analy[sz]ing|summari[sz]ing)"
 # What an agent's own rules are called; "rules" and the weaker words need a word saying "yours"
 # or "the earlier ones" (lint rules, SQL constraints, row access policies are lessons).
@@ -1263,6 +1267,71 @@ _RULES_LIST: tuple[_Rule, ...] = (
     ),
     _rule(ROLE, r"\bend of (?:the )?(?:memory|context|document|note|user input|input)\b[.!\s-]*(?:new|begin|start|system|now)\b"),
     _rule(ROLE, r"\b(?:begin|start|end) (?:of )?(?:system|hidden|secret|injected) (?:prompt|instructions|message)\b"),
+) + (
+    # --- general shapes, for wordings no rule above names ---
+    # A note addressed to its machine reader: "Note to any model reading this", "Reminder for the bot:".
+    _rule(
+        ADDRESS,
+        rf"\b(?:note|notes|message|reminder|memo|warning|psa|fyi|heads[- ]up|instructions?|directive|attention|"
+        rf"word) (?:to|for) (?:the |any |all |every |each |whichever |future |our )?(?:{_MACHINE})s?\b",
+    ),
+    _rule(
+        ADDRESS,
+        rf"\b(?:any|every|all|each|whichever|future) (?:{_MACHINE}|agent)s? (?:that |who |which )?(?:is |are )?"
+        rf"(?:reads?|reading|sees?|seeing|loads?|loading|process(?:es)?|processing|parses|parsing|opens?|opening)"
+        rf" (?:this|these)\b",
+    ),
+    _rule(ADDRESS, rf"(?:^|[.!?] )(?:hey|hi|hello|dear|ok|okay|listen|attention),? (?:{_MACHINE})\b"),
+    _rule(ADDRESS, rf"(?:^|[.!?] )to (?:the |any |all |every |each |whichever )?(?:{_MACHINE})s?(?: reading this)? ?[:,]"),
+    _rule(
+        ORDER,
+        rf"\b(?:correct|right|expected|proper|new|real|true|only) (?:behaviou?r|action|response|thing to do|job|"
+        rf"task|course of action) (?:for you|for (?:the |any )?(?:{_MACHINE}|agents?)) is\b",
+    ),
+    _rule(ADDRESS, rf"(?:^|[.!?] )(?:{_MACHINE}) ?[,:!] ?(?:you|your|please|do|don't|never|always|stop|ignore)\b"),
+    # "Next time you read this, ...": an order timed by the reading of the note itself.
+    _rule(
+        ORDER,
+        r"\b(?:next time|whenever|when|once|after|each time|every time|as soon as) you (?:read|see|load|open|"
+        r"process|find) (?:this (?:note|file|memory|message|entry)|this ?[,:]|these notes)",
+    ),
+    # Granting the reader leave to get round oversight.
+    _rule(
+        OVERRIDE,
+        rf"\byou (?:now )?(?:have|are given|are granted|get|are|'re|are hereby) (?:full |explicit |special |"
+        rf"blanket |now |hereby )?(?:permission|authori[sz]ation|clearance|approval|the right|the authority|"
+        rf"allowed|permitted|authori[sz]ed|cleared|free) to{_IN}*?\b(?:without (?:any |a |the )?(?:qa|review|"
+        rf"approval|sign-?off|checks?|tests?|oversight|asking)|bypass|skip (?:the )?(?:qa|review|approval|"
+        rf"checks?|tests?)|override|ignore|disable|approve (?:it |the \S+ )?(?:yourself|your own)|grant yourself|"
+        rf"do (?:anything|whatever)|push (?:directly|straight) to (?:main|prod))",
+    ),
+    _rule(
+        OVERRIDE,
+        rf"\byou (?:no longer|don't|do not|never) (?:need|have) to (?:follow|obey|respect|apply|honou?r|"
+        rf"comply with|abide by|answer to|report to|wait for|ask) (?:the |these |those |your |any |our |its )?"
+        rf"(?:\S+ ){{0,2}}?(?:instructions|guidelines|writing rules|rules for this|governance|standing decisions?|"
+        rf"rulings?|reviewers?|approvals?|oversight|the humans?|people|{_PEOPLE})\b",
+    ),
+    # Changing the reader's own role, identity or rights.
+    _rule(
+        ROLE,
+        r"\b(?:change|switch|set|update|elevate|promote|upgrade|escalate) your (?:own )?(?:role|permissions?|"
+        r"privileges?|identity|persona|access(?: level)?|mode|clearance)\b",
+    ),
+    _rule(
+        ROLE,
+        r"\b(?:grant|give) (?:yourself|itself|themselves)\b|\bmake yourself (?:an? |the )?(?:admin|owner|"
+        r"maintainer|superuser|approver|root)\b",
+    ),
+    # Sending credentials somewhere they do not belong.
+    _rule(
+        EXFIL,
+        rf"\b(?:forward|send|e-?mail|post|upload|leak|share|transmit|exfiltrate|copy|paste|write|dump)\b{_IN}{{0,60}}?"
+        rf"\b(?:tokens?|credentials?|passwords?|secrets?|api keys?|private keys?|access keys?|\.env|env(?:ironment)? "
+        rf"(?:vars|variables)|session cookies?)\b{_IN}{{0,60}}?\b(?:to|into|at|on|in)\b{_IN}{{0,40}}?(?:address|"
+        rf"e-?mail|@|https?:|url|webhook|endpoint|external|outside|pastebin|gist|this (?:note|file|store|memory)|"
+        rf"/(?:conventions|data|rationale|solutions|issues|agents)/|memory|run record|the (?:ticket|pr|comments?))",
+    ),
 )
 
 # A comment counts when it speaks to its reader or about an agent's orders, not when it is a build
