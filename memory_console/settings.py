@@ -37,13 +37,20 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+def local_debug_key(base_dir: Path) -> str:
+    """A key for local DEBUG runs only: stable per checkout, so sessions survive a reload."""
+    import hashlib
+
+    return "insecure-debug-" + hashlib.sha256(str(base_dir).encode()).hexdigest()
+
+
 DEBUG = env_bool("DEBUG", False)
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if DEBUG:
         # Only a local DEBUG run may fall back; production must name its own key.
-        SECRET_KEY = "insecure-local-debug-key-change-me"
+        SECRET_KEY = local_debug_key(BASE_DIR)
     else:
         raise ImproperlyConfigured(
             "SECRET_KEY is not set. Set the SECRET_KEY environment variable (or DEBUG=1 for a local run)."

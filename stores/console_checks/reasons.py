@@ -17,7 +17,7 @@ class Reason(models.TextChoices):
     NOT_OWN_AGENT_FOLDER = "not_own_agent_folder", "Another agent's notes folder"
     # what (400)
     CONTENT_INVALID = "content_invalid", "The content is not acceptable text"
-    SECRET_DETECTED = "secret_detected", "The text holds a secret"
+    SECRET_DETECTED = "secret_detected", "The text holds a secret"  # pragma: allowlist secret
     INSTRUCTIONS_DETECTED = "instructions_detected", "The text reads as instructions to an agent"
     CLIENT_DETAIL = "client_detail", "Client detail in an agent store"
     # when

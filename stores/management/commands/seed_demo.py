@@ -25,7 +25,7 @@ from stores.services.tokens import token_issue_for_agent
 from stores.services.transfer import memory_put
 
 ADMIN_USERNAME = "admin"
-ADMIN_PASSWORD_ENV = "DEMO_ADMIN_PASSWORD"
+ADMIN_PASSWORD_ENV = "DEMO_ADMIN_PASSWORD"  # pragma: allowlist secret (the variable's name)
 CONTACT_USERNAME = "demo-contact"
 CLIENT = {
     "name": "Northwind Outfitters",
