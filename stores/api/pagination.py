@@ -55,6 +55,16 @@ def query_view(params, default: str) -> str:
     return view
 
 
+FULL_VIEW_PAGE_CAP = 20
+
+
+def query_view_and_limit(params, default_view: str = "basic") -> tuple[str, int]:
+    """The `view` and `limit` of a list; pages of full objects hold at most 20, capped silently."""
+    view = query_view(params, default_view)
+    limit = query_limit(params)
+    return view, (min(limit, FULL_VIEW_PAGE_CAP) if view == "full" else limit)
+
+
 def query_bool(params, name: str, default: bool = False) -> bool:
     raw = params.get(name)
     if raw is None or raw == "":

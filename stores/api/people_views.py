@@ -19,7 +19,7 @@ from stores.models import Memory, Store
 from stores.services.memories import memory_restore
 from stores.services.redaction import memory_redact_all_versions
 
-from .pagination import newest_first_page, page, query_limit, query_view
+from .pagination import newest_first_page, page, query_view, query_view_and_limit
 from .representations import memory_json, ts
 from .views import ApiView
 
@@ -81,8 +81,7 @@ class DeletedMemoryListView(PeopleApiView):
     def get(self, request, store_id: str):
         store = self.person_store(store_id)
         params = request.query_params
-        view = query_view(params, "basic")
-        limit = query_limit(params)
+        view, limit = query_view_and_limit(params)
         cutoff = timezone.now() - timedelta(days=settings.RECENTLY_DELETED_DAYS)
         qs = Memory.objects.filter(store=store, deleted_at__gte=cutoff)
         rows, next_key = newest_first_page(qs, params, time_field="deleted_at", limit=limit)

@@ -26,6 +26,7 @@ from .pagination import (
     query_datetime,
     query_limit,
     query_view,
+    query_view_and_limit,
 )
 from .representations import memory_json, prefix_json, store_json, version_json
 
@@ -168,10 +169,7 @@ class MemoryListView(ApiView):
     def get(self, request, store_id: str):
         store = self.store(store_id)
         params = request.query_params
-        view = query_view(params, "basic")
-        limit = query_limit(params)
-        if view == "full":
-            limit = min(limit, 20)  # full pages are capped, silently
+        view, limit = query_view_and_limit(params)
         prefix = params.get("path_prefix") or "/"
         if problem := prefix_problem(prefix):
             raise InvalidRequest(problem)
@@ -238,10 +236,7 @@ class VersionListView(ApiView):
     def get(self, request, store_id: str):
         store = self.store(store_id)
         params = request.query_params
-        view = query_view(params, "basic")
-        limit = query_limit(params)
-        if view == "full":
-            limit = min(limit, 20)
+        view, limit = query_view_and_limit(params)
         qs = Memory.history.filter(store_id=store.pk)
         if memory_id := params.get("memory_id"):
             qs = qs.filter(public_id=memory_id)

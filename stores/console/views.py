@@ -464,15 +464,23 @@ def set_aside_detail(request: HttpRequest, set_aside_id: str) -> HttpResponse:
     return render(request, "console/set_aside.html", context)
 
 
+def _set_aside_action(request: HttpRequest, set_aside_id: str, action) -> tuple[SetAside, bool]:
+    """Run a set-aside service for this person; a refusal is shown on the set-aside page."""
+    set_aside = _set_aside_or_404(request, set_aside_id)
+    try:
+        action(writer=_writer(request), store=set_aside.store, set_aside_id=set_aside.public_id)
+    except ConsoleError as exc:
+        messages.error(request, exc.message)
+        return set_aside, False
+    return set_aside, True
+
+
 @login_required
 @require_POST
 def set_aside_use_view(request: HttpRequest, set_aside_id: str) -> HttpResponse:
     """Use: the set-aside text becomes a new version, through the checks, written by this person."""
-    set_aside = _set_aside_or_404(request, set_aside_id)
-    try:
-        set_aside_use(writer=_writer(request), store=set_aside.store, set_aside_id=set_aside.public_id)
-    except ConsoleError as exc:
-        messages.error(request, exc.message)
+    set_aside, done = _set_aside_action(request, set_aside_id, set_aside_use)
+    if not done:
         return redirect("console:set_aside", set_aside_id=set_aside.public_id)
     messages.success(request, f"Used the set-aside text: {set_aside.path} has a new version.")
     return redirect("console:memory", store_id=set_aside.store.public_id, memory_id=set_aside.memory.public_id)
@@ -482,11 +490,8 @@ def set_aside_use_view(request: HttpRequest, set_aside_id: str) -> HttpResponse:
 @require_POST
 def set_aside_dismiss_view(request: HttpRequest, set_aside_id: str) -> HttpResponse:
     """Dismiss: the saved copy stays as it is; who dismissed the text and when is recorded."""
-    set_aside = _set_aside_or_404(request, set_aside_id)
-    try:
-        set_aside_dismiss(writer=_writer(request), store=set_aside.store, set_aside_id=set_aside.public_id)
-    except ConsoleError as exc:
-        messages.error(request, exc.message)
+    set_aside, done = _set_aside_action(request, set_aside_id, set_aside_dismiss)
+    if not done:
         return redirect("console:set_aside", set_aside_id=set_aside.public_id)
     messages.success(request, f"Dismissed the set-aside text for {set_aside.path}; the saved copy stays.")
     return redirect(reverse("console:store", kwargs={"store_id": set_aside.store.public_id}))
