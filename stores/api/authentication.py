@@ -6,12 +6,16 @@ An agent's or a person's token writes as an `api_actor`; a run's token writes as
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.utils import timezone
 from rest_framework import authentication, exceptions
 
 from stores.console_checks.request import Writer
 from stores.models import ApiToken, hash_token
 from stores.services.tokens import RUN_TOKEN_PREFIX
+
+LAST_USED_GRANULARITY = timedelta(minutes=5)
 
 
 class AgentUser:
@@ -52,8 +56,12 @@ def writer_for_token(token: str, door: str = "api") -> Writer | None:
         # A run's token is what the run folder's sync (ours or the SDK's worker) writes with.
         return Writer(agent=run.agent, run=run, door="sync")
     row = ApiToken.objects.select_related("agent", "user").filter(token_hash=digest, enabled=True).first()
-    if row is None or (row.expires_at is not None and row.expires_at <= timezone.now()):
+    now = timezone.now()
+    if row is None or (row.expires_at is not None and row.expires_at <= now):
         return None
+    if row.last_used_at is None or now - row.last_used_at > LAST_USED_GRANULARITY:
+        # Coarse on purpose: one small write every few minutes per token, not one per request.
+        ApiToken.objects.filter(pk=row.pk).update(last_used_at=now)
     if row.agent_id is not None:
         return Writer(agent=row.agent, api_key_id=row.key_id, door=door)  # type: ignore[arg-type]
     if not row.user.is_active:

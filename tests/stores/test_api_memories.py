@@ -331,3 +331,16 @@ def test_trailing_slash_routes_do_not_exist(api, own):
 def test_openapi_schema_is_served(api):
     r = api.get("/api/schema/")
     assert r.status_code == 200
+
+
+def test_token_use_is_recorded_coarsely(api, world):
+    from stores.models import ApiToken
+
+    api.as_token(world.agent_token)
+    assert api.get(BASE).status_code == 200
+    row = ApiToken.objects.get(agent=world.agent)
+    first = row.last_used_at
+    assert first is not None
+    api.get(BASE)
+    row.refresh_from_db()
+    assert row.last_used_at == first  # not rewritten on every request
