@@ -145,8 +145,10 @@ SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", False)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
-SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+# With HSTS on, its two companions follow unless the environment turns them off, so the four
+# documented switches are enough for `check --deploy` to report nothing.
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", SECURE_HSTS_SECONDS > 0)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", SECURE_HSTS_SECONDS > 0)
 if env_bool("SECURE_PROXY_SSL_HEADER", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SESSION_COOKIE_HTTPONLY = True
@@ -156,6 +158,8 @@ X_FRAME_OPTIONS = "DENY"
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 15) / 60  # hours
 AXES_RESET_ON_SUCCESS = True
+# A locked-out sign-in anywhere (the admin too) gets a page that says why and for how long.
+AXES_LOCKOUT_CALLABLE = "stores.console.views.locked_out_response"
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 
 # django-simple-history: a revert would write old text without the console's checks.
@@ -204,6 +208,8 @@ CELERY_TIMEZONE = TIME_ZONE
 # The console's own limits and rules.
 MEMORY_STORE_MAX_MEMORIES = env_int("MEMORY_STORE_MAX_MEMORIES", 2000)
 RUN_RECORD_RETENTION_DAYS = env_int("RUN_RECORD_RETENTION_DAYS", 90)
+# A run record is the full transcript of a run: its route takes bodies past Django's 2.5 MB default.
+RUN_RECORD_MAX_BYTES = env_int("RUN_RECORD_MAX_BYTES", 20 * 1024 * 1024)
 LESSON_PROMPT_TIMEOUT_HOURS = env_int("LESSON_PROMPT_TIMEOUT_HOURS", 24)
 RECENTLY_DELETED_DAYS = 30
 

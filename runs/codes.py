@@ -16,3 +16,4 @@ class RunCode(models.TextChoices):
     NO_LESSON_PROMPT = "no_lesson_prompt", "The run was not asked for a lesson"
     LESSON_PROMPT_CLOSED = "lesson_prompt_closed", "The lesson prompt was closed unanswered"
     RUN_NOT_ENDED = "run_not_ended", "The run has not ended"
+    RECORD_TOO_LARGE = "record_too_large", "The run record is larger than RUN_RECORD_MAX_BYTES"

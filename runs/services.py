@@ -401,6 +401,14 @@ def run_record_add(*, run: Run, transcript: Any = None, events: Any = None) -> R
         raise InvalidRequest("`transcript` must be a string.")
     if events is not None and not isinstance(events, list):
         raise InvalidRequest("`events` must be a list.")
+    # Once the engagement has closed its records are deleted; a run still going then keeps none.
+    closed_on = JiraProject.objects.filter(pk=run.project_id).values_list("engagement_closed_on", flat=True).first()
+    if closed_on is not None and closed_on <= timezone.localdate():
+        raise PermissionDenied(
+            f"The engagement on {run.project.key} closed on {closed_on.isoformat()}; its run records are deleted "
+            "and no new ones are kept.",
+            code=RunCode.ENGAGEMENT_CLOSED,
+        )
     from stores.console_checks.detectors.secrets import redact
 
     return RunRecord.objects.create(

@@ -49,6 +49,21 @@ class ClientAdmin(SimpleHistoryAdmin):
         ),
     )
 
+    def save_model(self, request, obj, form, change) -> None:
+        """Save; when the days entered are more than the default, say plainly that they change nothing."""
+        super().save_model(request, obj, form, change)
+        from django.conf import settings
+        from django.contrib import messages
+
+        default = settings.RUN_RECORD_RETENTION_DAYS
+        if obj.retention_days is not None and obj.retention_days > default:
+            self.message_user(
+                request,
+                f"{obj.name}: {obj.retention_days} days is longer than the default retention of {default} days, "
+                f"which a client's days never extend; its run records are kept for {default} days.",
+                messages.WARNING,
+            )
+
 
 @admin.register(Toolset)
 class ToolsetAdmin(admin.ModelAdmin):
@@ -67,6 +82,24 @@ class JiraProjectAdmin(admin.ModelAdmin):
     search_fields = ("key",)
     filter_horizontal = ("toolsets", "escalation_contacts")
     inlines = [StandingDecisionInline]
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        """The engagement date's help says what setting it does (the model field has no help text)."""
+        help_texts = {
+            "engagement_closed_on": "Once this date is reached (at once when it is today or past, otherwise on "
+            "that day) every run record of the project is deleted and new runs on its tickets are refused.",
+        }
+        return super().get_form(request, obj, change=change, help_texts=help_texts, **kwargs)
+
+    def save_model(self, request, obj, form, change) -> None:
+        """Save; a newly set engagement-closed date goes through the same service as the command,
+        so a date today or past purges the run records at once (through a task) rather than at the
+        next hourly sweep."""
+        super().save_model(request, obj, form, change)
+        if "engagement_closed_on" in form.changed_data and obj.engagement_closed_on is not None:
+            from runs.retention import close_engagement  # runs imports stores; keep the admin's import lazy
+
+            close_engagement(obj, on=obj.engagement_closed_on, purge="task")
 
 
 @admin.register(HostedAgent)

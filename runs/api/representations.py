@@ -22,6 +22,12 @@ def lesson_answer_json(run: Run) -> dict[str, Any] | None:
 
 
 def run_json(run: Run) -> dict[str, Any]:
+    signals = {
+        "qa_failed": run.qa_failed,
+        "needed_ruling": run.needed_ruling,
+        "worked_past_error": run.worked_past_error,
+        "attempts": run.attempts,
+    }
     return {
         "type": "run",
         "id": run.public_id,
@@ -32,12 +38,9 @@ def run_json(run: Run) -> dict[str, Any]:
         "started_at": ts(run.started_at),
         "ended_at": ts(run.ended_at),
         "active": run.ended_at is None,
-        "signals": {
-            "qa_failed": run.qa_failed,
-            "needed_ruling": run.needed_ruling,
-            "worked_past_error": run.worked_past_error,
-            "attempts": run.attempts,
-        },
+        # The signals as /end takes them: grouped, and at the top level beside the run's other fields.
+        "signals": signals,
+        **signals,
         "versions_written": run.versions_written,
         "stores": run.attachments,
         "lesson_prompt": (run.lesson_prompt or None) if run.lesson_prompted_at else None,

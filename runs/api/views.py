@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 
 from .. import selectors, services
 from ..instructions import instructions_for
+from .parsers import RunRecordParser
 from .representations import record_json, run_json
 
 
@@ -61,6 +62,8 @@ class RunLessonView(RunApiView):
 
 
 class RunRecordView(RunApiView):
+    parser_classes = [RunRecordParser]  # the full record of a run may pass Django's 2.5 MB body limit
+
     def get(self, request, run_id: str):
         run = selectors.run_for_writer(self.writer, run_id)
         records = selectors.run_records(run).select_related("run")

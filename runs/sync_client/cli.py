@@ -165,7 +165,10 @@ class StopFlag:
 
 
 def watch(folder: Folder, interval: float, stop: StopFlag, out: Output) -> tuple[int, PassResult, int]:
-    """Passes every ``interval`` seconds until stopped, then a last pass. Returns (code, totals, passes)."""
+    """Passes every ``interval`` seconds until stopped, then a last pass. Returns (code, totals, passes).
+
+    The code is 1 when the last pass could not save every change (they stay in the folder).
+    """
     totals = PassResult()
     passes = 0
     while True:
@@ -179,7 +182,8 @@ def watch(folder: Folder, interval: float, stop: StopFlag, out: Output) -> tuple
             for line in _describe(result):
                 out.line(line)
         if last:
-            return 0, totals, passes
+            # Like `once`: a last pass that left a change unsaved (the console away) is a failure.
+            return (0 if result.complete else 1), totals, passes
         stop.sleep(interval - (time.monotonic() - started))
 
 

@@ -77,12 +77,14 @@ class Api:
         if body is not None or method in ("POST", "DELETE"):
             data = json.dumps(body or {}).encode("utf-8")
             headers["Content-Type"] = "application/json"
-        req = urllib.request.Request(url, data=data, method=method, headers=headers)
         try:
+            req = urllib.request.Request(url, data=data, method=method, headers=headers)
             with urllib.request.urlopen(req, timeout=self.timeout) as response:
                 raw = response.read()
         except urllib.error.HTTPError as exc:
             raise _api_error(exc) from None
+        except ValueError as exc:  # not a URL urllib can open (the folder's state names a bad address)
+            raise ApiError(None, f"the console's address {self.root!r} cannot be used ({exc})") from None
         except (OSError, http.client.HTTPException) as exc:  # URLError, timeouts and resets are OSErrors
             reason = getattr(exc, "reason", exc)
             raise ApiError(None, f"the console at {self.root} did not answer ({reason})") from None

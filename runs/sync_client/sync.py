@@ -25,6 +25,7 @@ import secrets
 import shutil
 import stat
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -127,6 +128,17 @@ def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def check_console_url(url: str) -> None:
+    """The console's root URL must be an http(s) address with a host; UsageError otherwise."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
+        raise UsageError(f"--url must be the console's http(s) root address, such as https://console.example; "
+                         f"not {url!r}.")
+
+
 def _safe_memory_path(path: Any) -> bool:
     """A memory path that stays inside its folder: absolute, no empty, dot or dot-dot segment."""
     if not isinstance(path, str) or not path.startswith("/") or "\x00" in path or "\\" in path:
@@ -213,6 +225,7 @@ class Folder:
         path = Path(root).absolute()
         if path.exists() and (not path.is_dir() or any(path.iterdir())):
             raise UsageError(f"{path} must not exist or be empty.")
+        check_console_url(url)
         api = api or Api(url, token)
         try:
             snapshot = api.get(f"/v1/runs/{run_id}/snapshot")
@@ -252,15 +265,9 @@ class Folder:
 
     def _write_snapshot(self, snapshot: dict[str, Any]) -> dict[str, int]:
         counts: dict[str, int] = {}
+        self._lay_out()
         for store in snapshot["stores"]:
             att = self.store_by_id[store["memory_store_id"]]
-            base = self.root / att["folder"]
-            self._ensure_dir(base, att)
-            if att["kind"] == "project":
-                for name in PROJECT_FOLDERS:
-                    self._ensure_dir(base / name, att)
-                if self.state.get("agent"):
-                    self._ensure_dir(base / "agents" / self.state["agent"], att)
             n = 0
             for memory in store["memories"]:
                 if memory.get("deleted") or not _safe_memory_path(memory["path"]):
@@ -270,6 +277,17 @@ class Folder:
                 n += 1
             counts[att["memory_store_id"]] = n
         return counts
+
+    def _lay_out(self) -> None:
+        """Every store's folder, and the project store's fixed folders and the agent's own, even empty."""
+        for att in self.stores:
+            base = self.root / att["folder"]
+            self._ensure_dir(base, att)
+            if att["kind"] == "project":
+                for name in PROJECT_FOLDERS:
+                    self._ensure_dir(base / name, att)
+                if self.state.get("agent"):
+                    self._ensure_dir(base / "agents" / self.state["agent"], att)
 
     # Local file operations.
 
@@ -349,6 +367,8 @@ class Folder:
             with self._writable(path.parent):
                 os.replace(tmp, path)
             st = os.lstat(path)
+            if self._read_only(att):
+                self._seal(path.parent, att)
         old = self.files.get(rel)
         if old is not None and old.memory_id != memory_id:
             self.by_memory.pop(old.memory_id, None)
@@ -360,6 +380,24 @@ class Folder:
         path = self.root / rel
         with self._writable(path.parent), contextlib.suppress(FileNotFoundError):
             os.unlink(path)
+        att = self._att_for(rel)
+        if att is not None and self._read_only(att):
+            self._seal(path.parent, att)
+
+    def _seal(self, directory: Path, att: dict[str, str]) -> None:
+        """Make a read-only store's folders read-only again, up to the store's own folder.
+
+        The agent may have opened one up (chmod) to change a file there; restoring the file alone
+        would leave the folder writable.
+        """
+        top = self.root / att["folder"]
+        while directory == top or top in directory.parents:
+            with contextlib.suppress(FileNotFoundError):
+                if stat.S_IMODE(os.stat(directory).st_mode) != RO_DIR_MODE:
+                    os.chmod(directory, RO_DIR_MODE)
+            if directory == top:
+                break
+            directory = directory.parent
 
     def _forget(self, rel: str) -> None:
         entry = self.files.pop(rel, None)
@@ -461,6 +499,7 @@ class Folder:
         try:
             scan = self._scan()
             dirty = self._push(scan, result)
+            self._lay_out()  # a folder removed wholesale comes back, as at checkout (a few stats)
             self._pull(result, dirty)
         except _Abort:
             result.complete = False
@@ -625,7 +664,8 @@ class Folder:
             return data.decode("utf-8")
         except UnicodeDecodeError:
             self._undo(result, rel, att, entry, "content_invalid",
-                       "The file is not UTF-8 text; memories are Markdown text. It was put back as saved.")
+                       "The file is not UTF-8 text; memories are Markdown text. "
+                       + ("It was put back as saved." if entry is not None else "The new file was taken away."))
             return None
 
     def _saved(self, result: PassResult, rel: str, att: dict[str, str], answer: dict[str, Any]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -42,6 +43,17 @@ def exception_handler(exc, context):
         return error_response(request, exc.status, exc.error_type, exc.message, exc.code, exc.extra)
     if isinstance(exc, Http404):
         return error_response(request, 404, "not_found_error", "Not found.")
+    if isinstance(exc, RequestDataTooBig):
+        # Django refuses the body before any check sees it; say why in the envelope, a lasting 400.
+        from stores.console_checks.reasons import Reason
+        from stores.console_checks.what_content import MAX_CONTENT_BYTES
+
+        return error_response(
+            request, 400, "invalid_request_error",
+            f"The request body is larger than the console accepts; a memory holds at most {MAX_CONTENT_BYTES:,} "
+            "bytes. Keep notes short, or split this one.",
+            Reason.CONTENT_INVALID,
+        )
     if isinstance(exc, exceptions.APIException):
         status = exc.status_code
         if status == 422:

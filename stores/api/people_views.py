@@ -14,6 +14,7 @@ from django.utils import timezone
 from rest_framework.response import Response
 
 from stores.console import redaction  # noqa: F401  (registers the console's redaction scrubbers)
+from stores.console_checks.when import PATH_FINGERPRINT_KEY
 from stores.errors import InvalidRequest, PermissionDenied
 from stores.models import Memory, Store
 from stores.services.memories import memory_restore
@@ -46,7 +47,8 @@ def deleted_memory_json(memory: Memory, store: Store, view: str = "basic") -> di
         "delete_reason": memory.delete_reason or None,
         "restorable_until": restorable_until,
         "redacted_at": ts(memory.redacted_at),
-        "redacted_by": memory.redacted_by,
+        "redacted_by": {k: v for k, v in memory.redacted_by.items() if k != PATH_FINGERPRINT_KEY}
+        if memory.redacted_by else memory.redacted_by,
     }
 
 

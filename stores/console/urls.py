@@ -1,6 +1,5 @@
 """The console's pages under /console/. Every action is a POST with CSRF protection."""
 
-from django.contrib.auth.views import LogoutView
 from django.urls import path
 
 from . import views
@@ -9,7 +8,7 @@ app_name = "console"
 
 urlpatterns = [
     path("login/", views.ConsoleLoginView.as_view(), name="login"),
-    path("logout/", LogoutView.as_view(), name="logout"),
+    path("logout/", views.ConsoleLogoutView.as_view(), name="logout"),
     path("", views.memory_home, name="home"),
     path("stores/<str:store_id>/", views.store_detail, name="store"),
     path("stores/<str:store_id>/memories/<str:memory_id>/", views.memory_detail, name="memory"),

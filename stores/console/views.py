@@ -15,13 +15,14 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import LoginView
+from django.contrib.auth.views import LoginView, LogoutView
 from django.core.paginator import Paginator
 from django.db.models import Case, Count, IntegerField, QuerySet, Value, When
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from stores.console_checks.request import Writer
@@ -115,10 +116,32 @@ class ConsoleLoginView(LoginView):
     def form_invalid(self, form):
         if getattr(self.request, "axes_locked_out", False):
             self.request.axes_locked_out = False
-            minutes = int(round(float(getattr(settings, "AXES_COOLOFF_TIME", 0.25) or 0) * 60))
-            context = self.get_context_data(form=form, locked_out=True, cooloff_minutes=minutes)
+            context = self.get_context_data(form=form, locked_out=True, cooloff_minutes=cooloff_minutes())
             return self.render_to_response(context, status=429)
         return super().form_invalid(form)
+
+
+def cooloff_minutes() -> int:
+    """Minutes a locked-out sign-in waits (AXES_COOLOFF_TIME is in hours)."""
+    return int(round(float(getattr(settings, "AXES_COOLOFF_TIME", 0.25) or 0) * 60))
+
+
+def locked_out_response(request: HttpRequest, original_response: HttpResponse | None = None, credentials=None) -> HttpResponse:
+    """django-axes' answer to a locked-out sign-in outside the console's own form (the admin's):
+    a page saying why and for how long, status 429, instead of a bare line of text."""
+    username = (credentials or {}).get("username", "") if isinstance(credentials, dict) else ""
+    context = {"username": username, "cooloff_minutes": cooloff_minutes()}
+    return render(request, "console/locked_out.html", context, status=429)
+
+
+class ConsoleLogoutView(LogoutView):
+    """Django's logout (a POST). A GET, such as the address typed in, still changes nothing and
+    answers 405, but with a page holding the Log out button rather than an empty body."""
+
+    def http_method_not_allowed(self, request, *args, **kwargs):
+        response = render(request, "console/logout.html", status=405)
+        response["Allow"] = ", ".join(m.upper() for m in self._allowed_methods())
+        return response
 
 
 # --- the Memory page and a store -------------------------------------------------------------
@@ -263,6 +286,9 @@ def memory_detail(request: HttpRequest, store_id: str, memory_id: str) -> HttpRe
         "redacted_by": actor_name(memory.redacted_by) if memory.redacted_by else "",
         "set_asides": memory.set_asides.filter(status=SetAsideStatus.OPEN).order_by("created_at"),
         "restorable": memory.is_deleted and memory.redacted_at is None and memory.deleted_at >= _deleted_cutoff(),
+        # Past the restore window its versions stay until redacted, so Redact all versions stays offered.
+        "redactable_only": memory.is_deleted and memory.redacted_at is None and memory.deleted_at < _deleted_cutoff(),
+        "recently_deleted_days": settings.RECENTLY_DELETED_DAYS,
     }
     return render(request, "console/memory_detail.html", context)
 
@@ -333,8 +359,13 @@ def memory_delete_view(request: HttpRequest, store_id: str, memory_id: str) -> H
         else:
             messages.success(
                 request,
-                f"Deleted {memory.path}. It has left the store; you can restore it from Recently deleted "
-                f"for {settings.RECENTLY_DELETED_DAYS} days.",
+                format_html(
+                    'Deleted {}. It has left the store; you can restore it from <a href="{}">Recently deleted</a> '
+                    "for {} days.",
+                    memory.path,
+                    reverse("console:deleted", kwargs={"store_id": store.public_id}),
+                    settings.RECENTLY_DELETED_DAYS,
+                ),
             )
             return redirect("console:store", store_id=store.public_id)
     elif request.method == "POST":
@@ -360,9 +391,15 @@ class DeletedRow:
 @login_required
 @require_GET
 def deleted_list(request: HttpRequest, store_id: str) -> HttpResponse:
-    """Recently deleted: memories deleted in the last RECENTLY_DELETED_DAYS days, newest first."""
+    """Recently deleted: memories deleted in the last RECENTLY_DELETED_DAYS days, newest first.
+
+    With ``?older=1``: the memories deleted before that and not yet redacted. They can no longer
+    be restored, but their versions stay until someone chooses Redact all versions.
+    """
     store = _store_or_404(request, store_id)
-    qs = _recently_deleted(store).order_by("-deleted_at", "-pk")
+    older = request.GET.get("older") == "1"
+    older_qs = Memory.objects.filter(store=store, deleted_at__lt=_deleted_cutoff(), redacted_at__isnull=True)
+    qs = (older_qs if older else _recently_deleted(store)).order_by("-deleted_at", "-pk")
     page = Paginator(qs, DELETED_PER_PAGE).get_page(request.GET.get("page"))
     days = timedelta(days=settings.RECENTLY_DELETED_DAYS)
     rows = [
@@ -374,7 +411,14 @@ def deleted_list(request: HttpRequest, store_id: str) -> HttpResponse:
         )
         for m in page.object_list
     ]
-    context = {"store": store, "rows": rows, "page": page, "recently_deleted_days": settings.RECENTLY_DELETED_DAYS}
+    context = {
+        "store": store,
+        "rows": rows,
+        "page": page,
+        "recently_deleted_days": settings.RECENTLY_DELETED_DAYS,
+        "older": older,
+        "older_count": 0 if older else older_qs.count(),
+    }
     return render(request, "console/deleted.html", context)
 
 
@@ -402,6 +446,14 @@ def memory_redact_view(request: HttpRequest, store_id: str, memory_id: str) -> H
     memory = _memory_or_404(store, memory_id, deleted_at__isnull=False)
     form = RedactForm(request.POST if request.method == "POST" else None, initial={"confirm": "yes"})
     status = 200
+    if request.method == "POST" and memory.redacted_at is not None:
+        # A second submit (back button, double click): nothing more to do; say what happened before.
+        messages.info(
+            request,
+            f"All versions of {memory.public_id} were already redacted by {actor_name(memory.redacted_by)} "
+            f"on {timezone.localtime(memory.redacted_at):%d %b %Y, %H:%M}.",
+        )
+        return redirect("console:deleted", store_id=store.public_id)
     if request.method == "POST":
         if form.is_valid():
             try:

@@ -2,23 +2,43 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+
+from django.conf import settings
+from django.db.models import Q
+
 from stores.models import Memory
 
 from .reasons import Reason
 from .request import ChangeRequest, Decision, refuse
 
+# Where a redaction keeps the keyed fingerprint of the path it blanked (inside ``redacted_by``).
+PATH_FINGERPRINT_KEY = "path_fingerprint"
+
+
+def path_fingerprint(store_pk: int, path: str) -> str:
+    """A keyed, one-way fingerprint of a path in a store: enough to recognise it, never to read it back.
+
+    A redaction blanks a deleted memory's path for good, yet a run that started before the person's
+    delete must still lose a change that would bring the memory back; this lets the check know the path.
+    """
+    key = hashlib.sha256(b"memory-console/redacted-path/" + settings.SECRET_KEY.encode("utf-8")).digest()
+    return hmac.new(key, f"{store_pk}:{path}".encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
+
 
 def check_deleted_by_person(req: ChangeRequest) -> Decision | None:
-    """A run loses a create at a path whose memory a person deleted after the run started."""
+    """A run loses a create at a path whose memory a person deleted after the run started (redacted or not)."""
     run = req.writer.run
     if run is None or req.path is None or req.operation not in ("create", "update"):
         return None
     if req.operation == "update" and req.current is not None and req.path == req.current.path:
         return None
+    same_path = Q(path=req.path) | Q(
+        redacted_at__isnull=False, **{f"redacted_by__{PATH_FINGERPRINT_KEY}": path_fingerprint(req.store.pk, req.path)}
+    )
     deleted = (
-        Memory.objects.filter(
-            store=req.store, path=req.path, deleted_by_person=True, deleted_at__gte=run.started_at
-        )
+        Memory.objects.filter(same_path, store=req.store, deleted_by_person=True, deleted_at__gte=run.started_at)
         .order_by("-deleted_at")
         .first()
     )

@@ -48,16 +48,24 @@ def check_who(req: ChangeRequest) -> Decision | None:
             Reason.NOT_IN_POD_OR_ASSIGNED,
             f"{agent.name} is in no pod covering {project.key} and is not writing in a run on one of its tickets.",
         )
-    from jira_link.services import JiraUnavailable, ticket_assignee
+    from jira_link.services import JiraUnavailable, ticket_lookup
 
     try:
-        assignee = ticket_assignee(run.ticket_key)
+        issue = ticket_lookup(run.ticket_key)
     except JiraUnavailable as exc:
         return refuse(
             Reason.JIRA_UNAVAILABLE,
             f"Jira could not confirm that {run.ticket_key} is assigned to {agent.name} ({exc}); "
             "the change was not saved. Try again shortly.",
         )
+    if issue is not None and issue.project_key.upper() != project.key.upper():
+        # Jira answers an old key with the issue as it is now: moved, it is no longer this project's ticket.
+        return refuse(
+            Reason.NOT_IN_POD_OR_ASSIGNED,
+            f"Jira says {run.ticket_key} is now in {issue.project_key}, not {project.key}, and no pod of "
+            f"{agent.name}'s covers {project.key}.",
+        )
+    assignee = None if issue is None else issue.assignee_account_id
     if not agent.jira_account_id or assignee != agent.jira_account_id:
         return refuse(
             Reason.NOT_IN_POD_OR_ASSIGNED,

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from stores.console_checks.request import ChangeRequest, Writer
+from stores.console_checks.when import PATH_FINGERPRINT_KEY, path_fingerprint
 from stores.errors import InvalidRequest, NotFound
 from stores.models import Memory, SetAside, Store
 
@@ -58,9 +59,14 @@ def memory_redact_all_versions(*, writer: Writer, store: Store, memory_id: str) 
             **REDACTED_VERSION_FIELDS, version_redacted_at=now, version_redacted_by=writer.actor,
             history_change_reason=None,
         )
+        redacted_by = dict(writer.actor)
+        if memory.deleted_by_person:
+            # Only a keyed fingerprint of the path stays, so runs that started before the delete still
+            # cannot bring the memory back (the when-check); the path itself is gone.
+            redacted_by[PATH_FINGERPRINT_KEY] = path_fingerprint(locked.pk, memory.path)
         Memory.objects.filter(pk=memory.pk).update(
             content="", path="", first_line="", content_sha256="", size_bytes=0, redacted_at=now,
-            redacted_by=writer.actor, delete_reason="",
+            redacted_by=redacted_by, delete_reason="",
         )
         SetAside.objects.filter(memory=memory).update(text="", path="", status="dismissed")
         for hook in _redact_hooks():

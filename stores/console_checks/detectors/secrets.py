@@ -331,7 +331,11 @@ _PLACEHOLDER_WORDS = (
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 _PATHLIKE = re.compile(r"^(?:~|\.{1,2})?/|\.(?:json|p8|pem|key|yml|yaml|txt|env|ini|cfg|md|sql|py)$", re.I)
 _PROSE_VALUES = frozenset(
-    "none null true false yes no required optional set unset empty see stored rotated kept".split()
+    "none null true false yes no required optional set unset empty see stored rotated kept "
+    # How a login works or where its value lives, as config files and lessons name it.
+    "sso okta saml oauth oauth2 keypair key-pair externalbrowser prompt interactive mfa vault managed masked "
+    "hidden blank disabled enabled default unknown expired keychain 1password lastpass bitwarden secret secrets "
+    "env environment hashed encrypted unchanged same different varies omitted removed deleted tbc n/a".split()
 )
 
 
@@ -415,13 +419,13 @@ def _regex_rule(
 
 
 # key = value, key: value, "key": "value", KEY=value: the key ends in a secret word.
-_ASSIGN_WORD = re.compile(r"pass|pwd|secret|token|key|auth|credential")
+_ASSIGN_WORD = re.compile(r"pass|pw|secret|token|key|auth|credential")
 _ASSIGN = re.compile(
     r"""(?ix)
     (?<![A-Za-z0-9])
     (?P<key>[A-Za-z0-9_.\-]{0,40}?
-        (?P<word>pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key
-         |auth[_\-]?key|private[_\-]?key|client[_\-]?key|credentials?|auth))
+        (?P<word>pass(?:word|wd|phrase)?|pwd?|secret(?:[_\-]?key)?|token|api[_\-]?key|apikey|access[_\-]?key
+         |auth[_\-]?key|private[_\-]?key|client[_\-]?key|credentials?|auth|key))
     (?![A-Za-z0-9])
     ["'`\]]{0,2}[ \t]*
     (?::=|=>|=|:)[ \t]*
@@ -429,6 +433,23 @@ _ASSIGN = re.compile(
     (?P<value>[^\s"'`,;]+)
     """
 )
+# A line that is one assignment and nothing else (YAML, .env, ini, a shell export) is config, not prose:
+# there a literal password value is a password even when it is a plain word, as in a fenced block.
+_CONFIG_LINE = re.compile(
+    r"""^[ \t]*(?:[-*+][ \t]+)?(?:export[ \t]+|set[ \t]+|\$env:)?["'`]?[A-Za-z0-9_.\-]+["'`]?[ \t]*"""
+    r"""(?::=|=>|=|:)[ \t]*["'`]?[^\s"'`]+["'`]?[ \t]*[,;]?[ \t]*(?:\#.*)?$"""
+)
+
+
+def _key_value_like(value: str) -> bool:
+    """The value of a bare ``*_KEY`` setting: random-looking, and not a dotted name or a path."""
+    if "." in value or not _token_like(value):
+        return False
+    return "/" not in value or (
+        _entropy(value) >= 4.3 and any(c.isdigit() for c in value) and value.lower() != value
+    )
+
+
 # "the password is Hunter2!", "the API key was ...": prose with a value after is/was.
 # "... secret fDH5mMDdw..." also: the value may follow the word directly (then it must look random).
 _PROSE_IS = re.compile(
@@ -465,13 +486,20 @@ def _assignments(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]
         offset = note.starts[number - 1]
         context: tuple[str, str] | None = None  # the line and the lines above it, lower-cased, once
         context_kinds: dict[tuple[bool, bool], str | None] = {}  # a long line is searched once per kind
+        config_line: bool | None = None
         for m in _ASSIGN.finditer(line):
             value = m.group("value").rstrip(".)")
             word = m.group("word").lower()
             code = in_code(offset)
-            is_password = word.startswith(("pass", "pwd"))
+            if not code:
+                if config_line is None:
+                    config_line = bool(_CONFIG_LINE.match(line))
+                code = config_line
+            is_password = word.startswith(("pass", "pw"))
             if is_password:
                 ok = _password_like(value, code)
+            elif word == "key":
+                ok = _key_value_like(value)
             else:
                 ok = _token_like(value) or (
                     code and word.startswith(("secret", "credential")) and _password_like(value, code)
@@ -509,7 +537,7 @@ _DB_SCHEMES = re.compile(
     r"clickhouse|databricks|trino|presto|vertica|db2|cockroachdb|teradata|bigquery|duckdb|amqp|hive|impala"
 )
 _URL_CREDENTIALS = re.compile(
-    r"(?i)\b(?P<scheme>(?:jdbc:)?[a-z][a-z0-9+.\-]*)://(?P<user>[^\s:/@'\"<>]+):(?P<password>[^\s@'\"<>/]+)@"
+    r"(?i)\b(?P<scheme>(?:jdbc:)?[a-z][a-z0-9+.\-]*)://(?P<user>[^\s:/@'\"<>]*):(?P<password>[^\s@'\"<>/]+)@"
 )
 
 
@@ -561,6 +589,143 @@ def _gcp_service_account(note: _Note, in_code: Callable[[int], bool]) -> Iterabl
         yield _Span(m.start("value"), m.end("value"), "GCP Service Account Key")
 
 
+# A GCP key id outside JSON quotes (YAML, ini, a profile's keyfile_json written as YAML).
+_GCP_KEY_ID_UNQUOTED = re.compile(r"""\bprivate_key_id["'`]?[ \t]*[:=][ \t]*["'`]?(?P<value>[0-9a-fA-F]{32,64})\b""")
+
+
+def _gcp_key_id_unquoted(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
+    if "private_key_id" not in note.text:
+        return
+    for m in _GCP_KEY_ID_UNQUOTED.finditer(note.text):
+        yield _Span(m.start("value"), m.end("value"), "GCP Service Account Key")
+
+
+# The base64 body of a private key pasted without its BEGIN line: the DER structure every such key
+# starts with (PKCS#1 and PKCS#8 RSA, PKCS#8 and SEC1 EC, encrypted PKCS#8, OpenSSH). Certificates
+# and public keys start differently.
+_KEY_BODY = re.compile(
+    r"(?<![A-Za-z0-9+/])(?:MII[A-Za-z0-9+/]{3}IBAAKC|MII[A-Za-z0-9+/]{3}IBADAN|MI[GH][A-Za-z0-9+/]AgEAMBMGByqGSM49"
+    r"|MHcCAQEEI|MIGkAgEBBDA|MIHcAgEBBEI|MII[A-Za-z0-9+/]{3}[A-Za-z0-9+/]{0,4}BgkqhkiG9w0BBQ0w|b3BlbnNzaC1rZXktdjE)"
+    r"[A-Za-z0-9+/=]{8,}"
+)
+
+
+def _private_key_bodies(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
+    if "MI" not in note.text and "MH" not in note.text and "b3BlbnNzaC1rZXktdjE" not in note.text:
+        return
+    for m in _KEY_BODY.finditer(note.text):
+        yield _Span(m.start(), m.end(), "Private Key")
+
+
+# A Markdown table with a password, secret, token or key column, or a row naming one with its value
+# in the next cell: configs pasted as tables.
+_TABLE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$")
+_TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{2,}")
+_TABLE_SECRET_HEADER = re.compile(
+    r"^(?:[a-z0-9_ .\-]{0,30}[ _\-])?(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[ _\-]?key|access[ _\-]?key|"
+    r"private[ _\-]?key|client[ _\-]?secret|credentials?)s?$"
+)
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip().strip("`").strip() for c in line.strip().strip("|").split("|")]
+
+
+def _table_cell_secret(header: str, value: str) -> bool:
+    if not value or " " in value:
+        return False
+    if header.startswith(("pass", "pwd")) or " pass" in header or "_pass" in header or "-pass" in header:
+        return _password_like(value, True)
+    return _token_like(value) or ("secret" in header and _password_like(value, True))
+
+
+def _tables(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
+    if "|" not in note.text or not _CANDIDATE_KEYWORD.search(note.lower):
+        return
+    lines = note.lines
+    header: list[str] | None = None
+    for number, line in enumerate(lines, start=1):
+        if not _TABLE_ROW.match(line):
+            header = None
+            continue
+        cells = _cells(line)
+        is_header = header is None
+        if is_header:
+            header = [c.lower() for c in cells]
+        elif _TABLE_RULE.match(line):
+            continue
+        offset = note.starts[number - 1]
+        found: set[int] = set()
+        for i, value in enumerate(cells):
+            title = header[i] if i < len(header) and not is_header else ""
+            if _TABLE_SECRET_HEADER.match(title) and _table_cell_secret(title, value):
+                found.add(i)
+            label = value.lower()
+            if i + 1 < len(cells) and _TABLE_SECRET_HEADER.match(label) and _table_cell_secret(label, cells[i + 1]):
+                found.add(i + 1)
+        for i in sorted(found):
+            at = line.find(cells[i])
+            if at >= 0:
+                named = cells[i - 1].lower() if i else ""
+                column = header[i] if i < len(header) else ""
+                kind = "Password" if "pass" in column or "pass" in named else "Secret Assignment"
+                yield _Span(offset + at, offset + at + len(cells[i]), kind)
+
+
+# Passwords given on a command line: mysql -pSECRET, sshpass -p SECRET, security ... -w SECRET.
+_CLI_PASSWORD = re.compile(
+    r"\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,200}?[ \t]-p(?P<a>[^\s'\"`]{4,})"
+    r"|sshpass[ \t]+-p[ \t]*[\"']?(?P<b>[^\s'\"`]{4,})"
+    r"|security[ \t]+add-(?:generic|internet)-password\b[^\n]{0,200}?[ \t]-w[ \t]+[\"']?(?P<c>[^\s'\"`]{4,}))"
+)
+
+
+def _cli_passwords(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
+    if not any(word in note.lower for word in ("mysql", "mariadb", "sshpass", "security add-")):
+        return
+    for m in _CLI_PASSWORD.finditer(note.text):
+        group = next(g for g in ("a", "b", "c") if m.group(g))
+        if not _not_a_value(m.group(group)):
+            yield _Span(m.start(group), m.end(group), "Password")
+
+
+# A long random token on a line that names a key, secret, token or password (or just below one):
+# "SecretAccessKey AbC...", "The key is:" followed by the key on its own line.
+_BARE_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{32,}={0,2}(?![A-Za-z0-9+/=_\-])")
+_SECRET_WORD = re.compile(r"secret|token|passw|credential|api[ _\-]?key|apikey|access[ _\-]?key|private[ _\-]?key|\bkey\b")
+_PUBLIC_ID = re.compile(r"^(?:memstore|mem|memver|setaside|apikey|run|sha\d{3})[_\-]")
+
+
+def _random_token(value: str) -> bool:
+    return (
+        any(c.isupper() for c in value)
+        and any(c.islower() for c in value)
+        and any(c.isdigit() for c in value)
+        and _entropy(value) >= 4.2
+        and not _PUBLIC_ID.match(value)
+        and not _not_a_value(value)
+    )
+
+
+def _bare_tokens(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
+    if not _BARE_TOKEN.search(note.text):
+        return
+    keyword_lines = note.lines_matching(_SECRET_WORD, lower=True)
+    if not keyword_lines:
+        return
+    near = keyword_lines | {n + 1 for n in keyword_lines} | {n + 2 for n in keyword_lines}
+    for number in sorted(n for n in near if n <= len(note.lines)):
+        line = note.lines[number - 1]
+        if len(line) < 32:
+            continue
+        offset = note.starts[number - 1]
+        for m in _BARE_TOKEN.finditer(line):
+            if m.start() > 0 and line[m.start() - 1] == "/":
+                continue  # a segment of a URL or a path, such as a document id
+            if _random_token(m.group(0)):
+                yield _Span(offset + m.start(), offset + m.end(), "Secret Assignment")
+
+
 _RULES: tuple[Rule, ...] = (
     _regex_rule("Anthropic API Key", ("sk-ant-",), r"\bsk-ant-[A-Za-z0-9_\-]{20,}"),
     _regex_rule(
@@ -595,6 +760,10 @@ _RULES: tuple[Rule, ...] = (
     _regex_rule("Google API Key", ("aiza",), r"\bAIza[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])"),
     _regex_rule("Google OAuth Client Secret", ("gocspx-",), r"\bGOCSPX-[A-Za-z0-9_\-]{20,}"),
     _regex_rule("Databricks Token", ("dapi",), r"\bdapi[0-9a-f]{32}(?:-\d+)?\b"),
+    _regex_rule("Google OAuth Token", ("ya29.", "1//0"), r"\bya29\.[A-Za-z0-9_\-]{20,}|(?<![\w/])1//0[A-Za-z0-9_\-]{30,}"),
+    _regex_rule("Azure SAS Signature", ("sig=",), r"[?&]sig=([A-Za-z0-9%+/]{30,}(?:%3[dD]|=){0,2})", group=1),
+    _regex_rule("HubSpot Token", ("pat-",), r"\bpat-(?:na|eu|ap)\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"),
+    _regex_rule("Shopify Token", ("shpat_", "shpss_", "shpca_", "shppa_"), r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b"),
     _regex_rule("dbt Cloud Token", ("dbtc_", "dbtu_"), r"\bdbt[cu]_[A-Za-z0-9_\-]{30,}"),
     _regex_rule(
         "JSON Web Token", ("eyj",), r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"
@@ -616,14 +785,19 @@ _RULES: tuple[Rule, ...] = (
     _regex_rule(
         "Credential Pair",  # curl -u KEY:SECRET, how Fivetran's REST API is called
         ("curl",),
-        r"(?i)\bcurl\b[^\n]{0,300}?\s(?:-u|--user)\s+[\"']?[A-Za-z0-9_\-]{8,}:([A-Za-z0-9_\-]{12,})",
+        r"(?i)\bcurl\b[^\n]{0,300}?\s(?:-u|--user)\s+[\"']?[A-Za-z0-9_.@+\-]{2,}:([^\s\"'`]{4,})",
         group=1,
-        check=_token_like,
+        check=lambda v: _token_like(v) or _password_like(v, True),
     ),
     _url_credentials,
     _private_keys,
+    _private_key_bodies,
     _gcp_service_account,
+    _gcp_key_id_unquoted,
     _assignments,
+    _tables,
+    _cli_passwords,
+    _bare_tokens,
 )
 
 _FENCE = re.compile(r"^[ \t]{0,3}(?:```|~~~)", re.MULTILINE)
