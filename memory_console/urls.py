@@ -13,3 +13,7 @@ urlpatterns = [
     path("console/", include("stores.console.urls")),
     path("jira/", include("jira_link.urls")),
 ]
+
+# Under /api/ an unknown route or a crash answers in the API's error envelope, as the SDK expects.
+handler404 = "stores.api.errors.page_not_found"
+handler500 = "stores.api.errors.server_error"

@@ -79,16 +79,22 @@ def run_attachments(agent: HostedAgent, project: JiraProject) -> list[dict[str, 
         out.append(_attachment(store, READ_ONLY, "practice"))
     taken: set[str] = set()
     for store in live.filter(kind=StoreKind.SHARED).order_by("name", "created_at", "pk"):
-        slug, n = folder_slug(store.name), 1
-        while (f"{slug}-{n}" if n > 1 else slug) in taken:  # two shared stores with one slug
-            n += 1
-        slug = f"{slug}-{n}" if n > 1 else slug
-        taken.add(slug)
-        out.append(_attachment(store, READ_ONLY, f"shared/{slug}"))
+        out.append(_attachment(store, READ_ONLY, f"shared/{_unique_slug(store.name, taken)}"))
+    taken = set()
     toolset_stores = live.filter(kind=StoreKind.TOOLSET, toolset__projects=project).select_related("toolset")
-    for store in toolset_stores.order_by("toolset__name"):
-        out.append(_attachment(store, READ_ONLY, f"toolsets/{folder_slug(store.toolset.name)}"))
+    for store in toolset_stores.order_by("toolset__name", "pk"):
+        out.append(_attachment(store, READ_ONLY, f"toolsets/{_unique_slug(store.toolset.name, taken)}"))
     return out
+
+
+def _unique_slug(name: str, taken: set[str]) -> str:
+    """The name's folder slug, numbered when another store of the run took it ("dbt core", "dbt-core")."""
+    slug, n = folder_slug(name), 1
+    while (f"{slug}-{n}" if n > 1 else slug) in taken:
+        n += 1
+    slug = f"{slug}-{n}" if n > 1 else slug
+    taken.add(slug)
+    return slug
 
 
 def _project_for_ticket(agent: HostedAgent, raw_key: Any) -> tuple[str, JiraProject]:

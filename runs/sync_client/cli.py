@@ -96,14 +96,27 @@ class Output:
 
     def line(self, text: str) -> None:
         if not self.as_json:
-            print(text, file=self.out, flush=True)
+            print(_printable(text), file=self.out, flush=True)
 
     def result(self, obj: dict[str, Any]) -> None:
         if self.as_json:
-            print(json.dumps(obj, ensure_ascii=False), file=self.out, flush=True)
+            text = json.dumps(obj, ensure_ascii=False)
+            if _printable(text) is not text:
+                # A file name that is not UTF-8 (a lone surrogate): JSON's own escapes carry it exactly.
+                text = json.dumps(obj)
+            print(text, file=self.out, flush=True)
 
     def error(self, text: str) -> None:
-        print(f"memory-sync: {text}", file=self.err, flush=True)
+        print(f"memory-sync: {_printable(text)}", file=self.err, flush=True)
+
+
+def _printable(text: str) -> str:
+    """The text itself, or, when it holds a lone surrogate (a file name that is not UTF-8), escaped."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
 
 
 def _describe(result: PassResult) -> list[str]:
@@ -258,9 +271,12 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         out.error(str(exc))
         return 2
     except SyncFailed as exc:
+        if exc.result is not None:
+            for line in _describe(exc.result):
+                out.line(line)
         out.error(str(exc))
         if args.json:
-            out.result({"error": str(exc)})
+            out.result({"error": str(exc), **(_pass_json(exc.result) if exc.result is not None else {})})
         return 1
     except OSError as exc:
         out.error(f"the folder could not be used: {exc}")

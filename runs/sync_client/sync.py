@@ -57,7 +57,15 @@ class UsageError(Exception):
 
 
 class SyncFailed(Exception):
-    """The command could not do its work (exit code 1). Local changes stay in the folder."""
+    """The command could not do its work (exit code 1). Local changes stay in the folder.
+
+    ``result`` is what the pass did before it had to stop (a note saved before the token stopped
+    working, say), or None when no pass ran.
+    """
+
+    def __init__(self, message: str, result: PassResult | None = None) -> None:
+        super().__init__(message)
+        self.result = result
 
 
 class _Abort(Exception):
@@ -503,6 +511,13 @@ class Folder:
             self._pull(result, dirty)
         except _Abort:
             result.complete = False
+        except SyncFailed as exc:
+            # The token stopped mid-pass (an open lesson prompt answered by a note this pass saved):
+            # say what was done before it stopped.
+            result.complete = False
+            if exc.result is None:
+                exc.result = result
+            raise
         finally:
             self.save()
         return result

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from django.core.exceptions import RequestDataTooBig
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions
 from rest_framework.response import Response
 
@@ -69,3 +70,24 @@ def exception_handler(exc, context):
                 )
         return response
     return None
+
+
+def _api_error_page(request: HttpRequest, status: int, error_type: str, message: str) -> HttpResponse:
+    """The reference's envelope for an answer that never reached an API view."""
+    body = {"type": "error", "error": {"type": error_type, "message": message}, "request_id": request_id_for(request)}
+    return JsonResponse(body, status=status)
+
+
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """404 for a URL nothing answers: the API's envelope under /api/ (a trailing slash, say), else the page."""
+    if request.path.startswith("/api/"):
+        hint = " (API routes have no trailing slash, e.g. /api/v1/memory_stores)" if request.path.endswith("/") else ""
+        return _api_error_page(request, 404, "not_found_error", f"No route {request.path}{hint}.")
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """500 in the API's envelope under /api/ (the SDK reads `error.type` and `request_id`), else the page."""
+    if request.path.startswith("/api/"):
+        return _api_error_page(request, 500, "api_error", "The console failed to answer; the error was logged.")
+    return defaults.server_error(request)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -80,14 +80,18 @@ def query_datetime(params, name: str) -> datetime | None:
     raw = params.get(name)
     if raw is None or raw == "":
         return None
-    value = parse_datetime(raw.replace(" ", "+"))
-    if value is None:
-        raise InvalidRequest(f"`{name}` must be an RFC 3339 timestamp such as 2026-01-01T00:00:00Z.")
-    if value.tzinfo is None:
-        from datetime import UTC
-
-        value = value.replace(tzinfo=UTC)
-    return value
+    problem = f"`{name}` must be an RFC 3339 timestamp such as 2026-01-01T00:00:00Z."
+    try:
+        # A well-formed but impossible date (month 13, hour 25) raises instead of returning None.
+        value = parse_datetime(raw.replace(" ", "+"))
+        if value is None:
+            raise InvalidRequest(problem)
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)
+        # In UTC now, so a date at the edge of the calendar fails here and not in the database.
+        return value.astimezone(UTC)
+    except (ValueError, OverflowError) as exc:
+        raise InvalidRequest(problem) from exc
 
 
 def page(data: list[dict], next_key: list[Any] | None) -> dict[str, Any]:
@@ -99,7 +103,9 @@ def cursor_time_pk(cursor: list) -> tuple[datetime, int]:
     try:
         at = parse_datetime(cursor[0])
         pk = int(cursor[1])
-    except (IndexError, TypeError, ValueError) as exc:
+        if at is not None and at.tzinfo is not None:
+            at = at.astimezone(UTC)  # a forged edge-of-calendar time fails here, not in the database
+    except (IndexError, TypeError, ValueError, OverflowError) as exc:
         raise InvalidRequest("`page` is not a readable cursor; pass the `next_page` value unchanged.") from exc
     if at is None:
         raise InvalidRequest("`page` is not a readable cursor; pass the `next_page` value unchanged.")

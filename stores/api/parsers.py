@@ -21,6 +21,8 @@ class LenientJSONParser(JSONParser):
             data = json.loads(text)
         except ValueError as exc:
             raise ParseError(f"The request body is not valid JSON: {exc}.") from exc
+        except RecursionError as exc:  # thousands of nested brackets: no field of ours is that deep
+            raise ParseError("The request body nests too deeply to be read.") from exc
         if not isinstance(data, dict):
             raise ParseError("The request body must be a JSON object.")
         return data

@@ -126,10 +126,12 @@ def cooloff_minutes() -> int:
     return int(round(float(getattr(settings, "AXES_COOLOFF_TIME", 0.25) or 0) * 60))
 
 
-def locked_out_response(request: HttpRequest, original_response: HttpResponse | None = None, credentials=None) -> HttpResponse:
+def locked_out_response(
+    request: HttpRequest, original_response: HttpResponse | None = None, credentials: dict | None = None
+) -> HttpResponse:
     """django-axes' answer to a locked-out sign-in outside the console's own form (the admin's):
     a page saying why and for how long, status 429, instead of a bare line of text."""
-    username = (credentials or {}).get("username", "") if isinstance(credentials, dict) else ""
+    username = credentials.get("username", "") if isinstance(credentials, dict) else ""
     context = {"username": username, "cooloff_minutes": cooloff_minutes()}
     return render(request, "console/locked_out.html", context, status=429)
 

@@ -83,6 +83,13 @@ class ChangeRequest:
     base_sha256: str | None = None
     current: Memory | None = None
 
+    @property
+    def brought_path(self) -> str | None:
+        """The path this change brings: a new one (create, rename, restore), not the one a memory keeps."""
+        if self.path is None or (self.current is not None and self.path == self.current.path):
+            return None
+        return self.path
+
 
 @dataclass(frozen=True)
 class Decision:

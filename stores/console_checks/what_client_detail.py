@@ -55,10 +55,11 @@ def current_matcher() -> ClientDetailMatcher:
 
 
 def check_client_detail(req: ChangeRequest) -> Decision | None:
-    if req.store.kind != StoreKind.AGENT or (req.content is None and req.path is None):
+    path = req.brought_path
+    if req.store.kind != StoreKind.AGENT or (req.content is None and path is None):
         return None
     matcher = current_matcher()
-    findings = matcher.scan(req.content or "") + matcher.scan(req.path or "")
+    findings = matcher.scan(req.content or "") + matcher.scan(path or "")
     if not findings:
         return None
     first = findings[0]

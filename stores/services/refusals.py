@@ -9,14 +9,22 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from stores.console_checks.detectors import secrets
 from stores.errors import Refused
 from stores.models import Memory, Refusal, SetAside
+
+
+def _storable(text: str) -> str:
+    """The text with any lone surrogate or NUL written as its escape, so it can be stored."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8").replace("\x00", "\\x00")
 
 
 def refusal_record(refused: Refused) -> Refusal:
     """Record a refused change: one row per (writer, path, content hash, code); never the text."""
     req = refused.request
-    path = req.path or req.old_path or ""
+    # A path may hold a lone surrogate (JSON "\udce9"), which no database encodes: keep it escaped.
+    # and a path may carry a secret: the record keeps its type in its place, never the value.
+    path = _storable(secrets.redact(req.path or req.old_path or ""))
     content_sha = ""
     if req.content is not None:
         try:
@@ -42,7 +50,7 @@ def refusal_record(refused: Refused) -> Refusal:
                     run_public_id=req.writer.run.public_id if req.writer.run else "",
                     operation=req.operation,
                     door=req.writer.door,
-                    message=refused.message,
+                    message=_storable(refused.message),
                 )
         except IntegrityError:  # the same refusal, recorded by a concurrent resend
             return Refusal.objects.get(**key)

@@ -20,8 +20,17 @@ def _require_admin(writer: Writer) -> None:
     if not writer.is_admin:
         raise PermissionDenied(
             "Only console admins create, change, archive or delete stores.",
-            code="not_a_hosted_agent" if writer.is_person else "read_only_store",
+            # As for version redaction: agents never manage stores, whichever store it is.
+            code="not_a_hosted_agent" if writer.is_person else "people_only",
         )
+
+
+def _require_storable(value: str, field: str) -> None:
+    """Refuse text no database can hold: NUL (PostgreSQL text) and lone surrogates (not UTF-8)."""
+    if "\x00" in value:
+        raise InvalidRequest(f"{field} holds a NUL character (U+0000); remove it.")
+    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in value):
+        raise InvalidRequest(f"{field} is not valid Unicode text (it holds a lone surrogate).")
 
 
 def _clean_name(name: Any) -> str:
@@ -29,12 +38,14 @@ def _clean_name(name: Any) -> str:
         raise InvalidRequest("`name` must be a string of 1 to 255 characters.")
     if any(unicodedata.category(ch) == "Cc" for ch in name):
         raise InvalidRequest("`name` must not hold control characters.")
+    _require_storable(name, "`name`")
     return name
 
 
 def _clean_description(description: Any) -> str:
     if not isinstance(description, str) or len(description) > 1024:
         raise InvalidRequest("`description` must be a string of at most 1,024 characters.")
+    _require_storable(description, "`description`")
     return description
 
 
@@ -50,11 +61,13 @@ def _patch_metadata(current: dict[str, str], patch: Any) -> dict[str, str]:
             )
         if not isinstance(key, str) or not 1 <= len(key) <= 64:
             raise InvalidRequest("Metadata keys must be 1 to 64 characters.")
+        _require_storable(key, "A metadata key")
         if value is None:
             result.pop(key, None)
         elif not isinstance(value, str) or len(value) > 512:
             raise InvalidRequest(f"The metadata value for '{key}' must be a string of at most 512 characters.")
         else:
+            _require_storable(value, f"The metadata value for '{key}'")
             result[key] = value
     if len(result) + 1 > MAX_METADATA_PAIRS:  # the console's `kind` key counts too
         raise InvalidRequest(f"A store holds at most {MAX_METADATA_PAIRS} metadata pairs, the console's included.")
@@ -71,6 +84,9 @@ def store_create(*, writer: Writer, name: Any, description: Any = "", metadata: 
         metadata=_patch_metadata({}, metadata if metadata is not None else {}),
     )
     store.save()
+    # auto_now_add reads the clock once per field; a new store was updated when it was created.
+    Store.objects.filter(pk=store.pk).update(updated_at=store.created_at)
+    store.updated_at = store.created_at
     return store
 
 

@@ -343,3 +343,57 @@ def test_end_then_answer_with_the_cli_and_the_token_stops(api, world, live_serve
     again = api.as_token(world.agent_token).post(
         f"{RUNS}/{run['id']}/lesson", {"nothing_to_record": True, "why": "again"}, format="json")
     assert again.status_code == 409 and error_code(again) == "already_answered"
+
+
+@live
+def test_a_lesson_saved_by_a_pass_shows_in_its_output_when_the_token_then_stops(api, world, live_server, tmp_path):
+    run = started(api, world.agent_token)
+    folder = tmp_path / "run"
+    checkout(folder, live_server.url, run)
+    code, body = sync("end", str(folder), "--qa-failed")
+    assert code == 0 and body["lesson_prompt"]
+    (folder / "project/solutions/a-lesson.md").write_text("# Merge keys\nThe orders merge needs a unique key. ACME-1\n")
+    (folder / "project/solutions/b-second.md").write_text("# Second\nToo late: the token stops. ACME-1\n")
+    code, body = sync("once", str(folder))
+    assert code == 1 and "no longer accepts the run token" in body["error"]
+    assert body["pushed"] == 1 and body["complete"] is False  # the lesson landed and answered the prompt
+    answer = api.as_token(world.agent_token).get(f"{RUNS}/{run['id']}").json()["lesson_answer"]
+    lesson = Memory.objects.get(path="/solutions/a-lesson.md")
+    assert answer["nothing_to_record"] is False and answer["memory_version_id"] == lesson.head_version_id
+    assert (folder / "project/solutions/b-second.md").exists()  # never saved, never lost locally
+
+
+def test_two_toolsets_with_one_folder_name_get_two_folders(api, world):
+    for name in ("dbt core", "dbt-core"):
+        world.project.toolsets.add(f.make_toolset(name))
+    folders = [s["folder"] for s in started(api, world.agent_token)["stores"] if s["kind"] == "toolset"]
+    assert sorted(folders) == ["toolsets/dbt", "toolsets/dbt-core", "toolsets/dbt-core-2"]
+
+
+def test_a_path_with_a_lone_surrogate_is_a_400_not_a_500(api, world):
+    run = started(api, world.agent_token)
+    body = json.dumps({"path": "/data/caf\udce9.md", "content": "# Cafe\nA note. ACME-1\n"})  # ASCII escapes
+    response = api.as_token(run["token"]).post(
+        f"{STORES}/{world.project_store.public_id}/memories", body, content_type="application/json")
+    assert response.status_code == 400 and error_code(response) == "path_invalid"
+    listed = api.as_token(world.admin_token).get(f"{STORES}/{world.project_store.public_id}/refusals").json()
+    assert [(r["path"], r["reason_code"]) for r in listed["data"]] == [("/data/caf\\udce9.md", "path_invalid")]
+
+
+@live
+def test_a_file_name_that_is_not_utf8_is_refused_and_reported(api, world, live_server, tmp_path):
+    run = started(api, world.agent_token)
+    folder = tmp_path / "run"
+    checkout(folder, live_server.url, run)
+    data = os.fsencode(folder / "project/data")
+    with open(os.path.join(data, b"caf\xe9.md"), "wb") as fh:
+        fh.write(b"# Cafe\nA note. ACME-1\n")
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="utf-8", errors="strict", write_through=True)
+    code = main(["once", str(folder), "--json"], stdout=out, stderr=io.StringIO())
+    body = json.loads(raw.getvalue().decode("utf-8"))
+    rel = os.fsdecode(b"project/data/caf\xe9.md")
+    assert code == 0 and body["refused"] == [{"path": rel, "reason_code": "path_invalid"}]
+    assert not os.path.exists(os.path.join(data, b"caf\xe9.md"))
+    assert os.path.exists(os.path.join(data, b"caf\xe9.md.refused"))
+    assert not Memory.objects.filter(path__startswith="/data/caf").exists()

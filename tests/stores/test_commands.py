@@ -543,17 +543,29 @@ def test_export_makes_a_missing_folder_and_skips_deleted_memories(world, tmp_pat
 # seed_demo -----------------------------------------------------------------------------------
 
 
+def seed_demo() -> tuple[dict, str]:
+    """Run seed_demo --json: the one JSON object on stdout, and what it tells a person on stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    call_command("seed_demo", "--json", stdout=out, stderr=err)
+    return json.loads(out.getvalue()), err.getvalue()
+
+
+def printed_password(stderr: str) -> str:
+    return stderr.split("Admin login for /admin/ and /console/: admin / ", 1)[1].split()[0]
+
+
 def test_seed_demo_loads_a_working_demo(api, monkeypatch):
     monkeypatch.delenv("DEMO_ADMIN_PASSWORD", raising=False)
-    result = run("seed_demo")
+    result, stderr = seed_demo()
+    assert set(result) == {"agents", "admin"} and result["admin"] == {"username": "admin"}
     assert [a["name"] for a in result["agents"]] == ["ada", "grace"]
     admin = get_user_model().objects.get(username=result["admin"]["username"])
     assert admin.username == "admin" and admin.is_superuser and admin.is_staff
-    assert admin.check_password(result["admin"]["password"])
+    assert admin.check_password(printed_password(stderr))
 
     project = JiraProject.objects.get(key="DEMO")
     assert project.toolsets.filter(name="dbt").exists()
-    assert project.escalation_contacts.filter(username=result["contact"]["username"]).exists()
+    assert project.escalation_contacts.filter(username="demo-contact").exists()
     pod = Pod.objects.get(projects=project)
     assert sorted(pod.agents.values_list("name", flat=True)) == ["ada", "grace"]
     assert project.client.aliases and project.client.tables and project.client.distinctive_tables
@@ -561,7 +573,7 @@ def test_seed_demo_loads_a_working_demo(api, monkeypatch):
     assert len(live(project.store)) >= 3
     assert len(live(Store.objects.get(kind=StoreKind.PRACTICE))) >= 1
     assert len(live(project.toolsets.get().store)) >= 1
-    assert result["memories"]["created"] == Memory.objects.count()
+    assert f"demo memories created {Memory.objects.count()}, updated 0, unchanged 0" in stderr
 
     # The demo agents' tokens work against the API and see the project store.
     for agent in result["agents"]:
@@ -571,25 +583,25 @@ def test_seed_demo_loads_a_working_demo(api, monkeypatch):
 
 def test_seed_demo_runs_again_with_new_tokens_and_nothing_doubled(monkeypatch):
     monkeypatch.delenv("DEMO_ADMIN_PASSWORD", raising=False)
-    first = run("seed_demo")
+    first, _ = seed_demo()
     counts = (Client.objects.count(), JiraProject.objects.count(), HostedAgent.objects.count(), Pod.objects.count(),
               get_user_model().objects.count(), Memory.objects.count())
-    second = run("seed_demo")
+    second, stderr = seed_demo()
     assert counts == (Client.objects.count(), JiraProject.objects.count(), HostedAgent.objects.count(),
                       Pod.objects.count(), get_user_model().objects.count(), Memory.objects.count())
-    assert second["memories"] == {"created": 0, "updated": 0, "unchanged": first["memories"]["created"]}
+    assert f"demo memories created 0, updated 0, unchanged {Memory.objects.count()}" in stderr
     assert {a["token"] for a in first["agents"]}.isdisjoint(a["token"] for a in second["agents"])
     assert all(writer_for_token(a["token"]) is not None for a in second["agents"])
     admin = get_user_model().objects.get(username="admin")
-    assert admin.check_password(second["admin"]["password"])
+    assert admin.check_password(printed_password(stderr))
 
 
 def test_seed_demo_takes_the_admin_password_from_the_environment_and_does_not_print_it(monkeypatch):
     password = random_password()
     monkeypatch.setenv("DEMO_ADMIN_PASSWORD", password)
-    out = io.StringIO()
-    call_command("seed_demo", "--json", stdout=out, stderr=io.StringIO())
-    assert password not in out.getvalue()
+    out, err = io.StringIO(), io.StringIO()
+    call_command("seed_demo", "--json", stdout=out, stderr=err)
+    assert password not in out.getvalue() and password not in err.getvalue()
     result = json.loads(out.getvalue())
     assert result["admin"] == {"username": "admin"}
     assert get_user_model().objects.get(username="admin").check_password(password)

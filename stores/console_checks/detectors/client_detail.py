@@ -74,7 +74,22 @@ _SPECIAL = re.compile(
 )
 # Separators a name may have, or not have, between its words; apostrophes may come and go anywhere
 # ("McDonald's", "McDonalds").
-_NAME_SEPARATORS = frozenset(" \t\n\r\f\v-_,")
+_NAME_SEPARATORS = frozenset(" \t\n\r\f\v-_,./+")
+# Look-alike letters from other scripts that spell Latin ones ("Acmе" with a Cyrillic e), and the
+# dashes that stand for a hyphen.
+_CONFUSABLES = {
+    "а": "a", "в": "b", "е": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c", "т": "t", "у": "y",
+    "х": "x", "і": "i", "ј": "j", "ѕ": "s", "ԁ": "d", "ɡ": "g", "һ": "h", "ӏ": "l", "ԛ": "q", "ԝ": "w",
+    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T", "У": "Y",
+    "Х": "X", "І": "I", "Ј": "J", "Ѕ": "S", "Ԛ": "Q", "Ԝ": "W",
+    "α": "a", "ο": "o", "ρ": "p", "ι": "i", "κ": "k", "ν": "v", "τ": "t", "υ": "u", "ε": "e",
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P",
+    "Τ": "T", "Υ": "Y", "Χ": "X",
+    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-",
+    "\ufe63": "-", "\uff0d": "-",
+}
+# German letters as they are written without their marks ("Müller" is also "Mueller").
+_TRANSLITERATIONS = (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss"))
 _APOSTROPHES = frozenset("'\u2019")
 _QUOTES_AROUND_DOT = frozenset("'\"[]")
 
@@ -85,6 +100,8 @@ def _fold(ch: str) -> str:
         return ""
     if ch.isspace():
         return " "
+    if ch in _CONFUSABLES:
+        return _CONFUSABLES[ch]
     decomposed = unicodedata.normalize("NFKD", ch)
     return "".join(c for c in decomposed if not unicodedata.combining(c) and c not in _INVISIBLE)
 
@@ -186,6 +203,21 @@ _SPLIT_NAME = re.compile(r"[\s\-_,]+")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])")
 
 
+def _name_forms(term: str) -> list[tuple[str, frozenset[int]]]:
+    """A client name's forms: as written, transliterated ("Mueller"), with "&" as "and" and as "+"."""
+    variants = [term]
+    lower = term.lower()
+    if any(mark in lower for mark, _ in _TRANSLITERATIONS):
+        spelled = lower
+        for mark, plain in _TRANSLITERATIONS:
+            spelled = spelled.replace(mark, plain)
+        variants.append(spelled)
+    if "&" in term:
+        variants += [v.replace("&", " and ") for v in variants]
+    forms = [form for form in map(_name_form, variants) if form is not None]
+    return list(dict.fromkeys(forms))
+
+
 def _name_form(term: str) -> tuple[str, frozenset[int]] | None:
     """A client name's joined lower-case form and the offsets between its words."""
     folded = "".join(ch for ch in _fold_term(term) if ch not in _APOSTROPHES).strip(" .")
@@ -217,6 +249,13 @@ def _identifier_forms(term: ClientTerm) -> list[str]:
         # "org/acme-dbt" is also written "acme-dbt"; a bare "org/dbt" is too plain to stand alone.
         if last != folded and len(last) >= 4 and ("-" in last or "_" in last):
             forms.append(last)
+    if term.kind != "project key":
+        # An identifier's words may be joined by "-", "_" or nothing ("acme_raw", "acme-raw", "acmeraw").
+        for form in list(forms):
+            forms += [form.replace("_", "-"), form.replace("-", "_")]
+            squeezed = re.sub(r"(?<=[a-z0-9])[_\-](?=[a-z0-9])", "", form)
+            if len(squeezed.replace(".", "").replace("/", "")) >= 5:
+                forms.append(squeezed)
     return [f for f in dict.fromkeys(forms) if len(f) >= 2]
 
 
@@ -230,11 +269,10 @@ class ClientDetailMatcher:
             if not term.term or not term.term.strip():
                 continue
             if term.kind in _NAME_KINDS:
-                form = _name_form(term.term)
-                if form is None:
-                    continue
-                joined, gaps = form
-                names.setdefault(joined, []).append(_Entry(term, gaps, joined[0].isalnum(), joined[-1].isalnum()))
+                for joined, gaps in _name_forms(term.term):
+                    names.setdefault(joined, []).append(
+                        _Entry(term, gaps, joined[0].isalnum(), joined[-1].isalnum())
+                    )
             else:
                 for form in _identifier_forms(term):
                     entry = _Entry(term, frozenset(), form[0].isalnum() or form[0] == "_",
@@ -294,6 +332,11 @@ class ClientDetailMatcher:
                         if self._key_matches(view, start, end):
                             add(entry.term, view.where[start])
                         continue
+                    if entry.term.kind == "table" and "." not in entry.term.term:
+                        # A bare name in the qualified-tables list counts only qualified ("raw.ledger"):
+                        # bare table names count only where the registry marks them distinctive.
+                        if start == 0 or view.clean[start - 1] != ".":
+                            continue
                     if entry.edge_start and view.is_word(start - 1, underscore=True):
                         continue
                     if entry.edge_end and view.is_word(end + 1, underscore=True):
@@ -308,8 +351,13 @@ class ClientDetailMatcher:
         if view.is_word(start - 1, underscore=False):
             return False
         after = end + 1
-        if after + 1 < len(view.clean) and view.clean[after] == "-" and view.clean[after + 1].isdigit():
-            return True
+        if after + 1 < len(view.clean) and view.clean[after] in "-_" and view.clean[after + 1].isdigit():
+            if view.clean[after] == "-":
+                return True  # a ticket, in any case, also inside a branch name ("feature/acme-12-fix")
+            # "ACME_12", or "feature/acme_12" in a branch name; "data_2024" alone is a table name.
+            token_start = view.clean.rfind(" ", 0, start) + 1
+            if "/" in view.clean[token_start:start] or all(c.isupper() for c in view.cased[start : end + 1] if c.isalpha()):
+                return True
         if view.is_word(after, underscore=True):  # ACME_RAW is another word, not the key
             return False
         letters = [c for c in view.cased[start : end + 1] if c.isalpha()]

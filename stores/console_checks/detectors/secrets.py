@@ -15,10 +15,15 @@ line scan finds with the same settings (``detect_secrets_full_scan``).
 
 from __future__ import annotations
 
+import base64
+import binascii
 import bisect
+import html
 import math
 import re
 import threading
+import unicodedata
+import urllib.parse
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -436,14 +441,19 @@ _ASSIGN = re.compile(
 # A line that is one assignment and nothing else (YAML, .env, ini, a shell export) is config, not prose:
 # there a literal password value is a password even when it is a plain word, as in a fenced block.
 _CONFIG_LINE = re.compile(
-    r"""^[ \t]*(?:[-*+][ \t]+)?(?:export[ \t]+|set[ \t]+|\$env:)?["'`]?[A-Za-z0-9_.\-]+["'`]?[ \t]*"""
+    r"""^[ \t]*(?:[-*+][ \t]+)?(?:export[ \t]+|set[ \t]+|\$env:)?(?:"[\w.\-]+"|'[\w.\-]+'|[\w.\-]+)[ \t]*"""
     r"""(?::=|=>|=|:)[ \t]*["'`]?[^\s"'`]+["'`]?[ \t]*[,;]?[ \t]*(?:\#.*)?$"""
 )
 
 
+_NAMES_ITSELF = re.compile(
+    r"(?:[a-z_][\w]*[._])*(?:pass(?:word|wd|phrase)?|pwd|secret|token|api_?key|key|credentials?|auth)"
+)
+
+
 def _key_value_like(value: str) -> bool:
-    """The value of a bare ``*_KEY`` setting: random-looking, and not a dotted name or a path."""
-    if "." in value or not _token_like(value):
+    """The value of a bare ``*_KEY`` setting: random-looking (digits too), not a name, a type or a path."""
+    if "." in value or any(c in value for c in "([{<") or not any(c.isdigit() for c in value) or not _token_like(value):
         return False
     return "/" not in value or (
         _entropy(value) >= 4.3 and any(c.isdigit() for c in value) and value.lower() != value
@@ -490,13 +500,15 @@ def _assignments(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]
         for m in _ASSIGN.finditer(line):
             value = m.group("value").rstrip(".)")
             word = m.group("word").lower()
+            if _NAMES_ITSELF.fullmatch(value.lower()) or value.lower() == m.group("key").lower():
+                continue  # credentials=credentials, password=self.password: a variable, not a value
             code = in_code(offset)
-            if not code:
-                if config_line is None:
-                    config_line = bool(_CONFIG_LINE.match(line))
-                code = config_line
             is_password = word.startswith(("pass", "pw"))
             if is_password:
+                if not code and not any(c in value for c in "([{<"):
+                    if config_line is None:
+                        config_line = bool(_CONFIG_LINE.match(line))
+                    code = config_line  # a plain-word password on a line of its own, as in a profile
                 ok = _password_like(value, code)
             elif word == "key":
                 ok = _key_value_like(value)
@@ -692,7 +704,10 @@ def _cli_passwords(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Spa
 # A long random token on a line that names a key, secret, token or password (or just below one):
 # "SecretAccessKey AbC...", "The key is:" followed by the key on its own line.
 _BARE_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{32,}={0,2}(?![A-Za-z0-9+/=_\-])")
-_SECRET_WORD = re.compile(r"secret|token|passw|credential|api[ _\-]?key|apikey|access[ _\-]?key|private[ _\-]?key|\bkey\b")
+_SECRET_WORD = re.compile(
+    r"secret|token|passw|credential|api[ _\-]?key|apikey|access[ _\-]?key|private[ _\-]?key|\bkey\b|signing|hmac|\bsalt\b"
+)
+_IN_URL = re.compile(r"://\S*$")
 _PUBLIC_ID = re.compile(r"^(?:memstore|mem|memver|setaside|apikey|run|sha\d{3})[_\-]")
 
 
@@ -720,7 +735,7 @@ def _bare_tokens(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]
             continue
         offset = note.starts[number - 1]
         for m in _BARE_TOKEN.finditer(line):
-            if m.start() > 0 and line[m.start() - 1] == "/":
+            if m.start() > 0 and line[m.start() - 1] == "/" or _IN_URL.search(line, max(0, m.start() - 300), m.start()):
                 continue  # a segment of a URL or a path, such as a document id
             if _random_token(m.group(0)):
                 yield _Span(offset + m.start(), offset + m.end(), "Secret Assignment")
@@ -819,20 +834,175 @@ def _own_spans(note: _Note) -> list[_Span]:
     return spans
 
 
+# --------------------------------------------------------------------------------------------
+# Other readings of a note: a key split over lines, and secrets hidden in an encoding
+# --------------------------------------------------------------------------------------------
+
+# Rules keyed on a distinctive prefix, safe to run on the note with its line breaks glued shut.
+_JOINABLE = frozenset(
+    {
+        "Anthropic API Key", "OpenAI Token", "GitHub Token", "Slack Token", "AWS Access Key", "Atlassian API Token",
+        "Google API Key", "Google OAuth Client Secret", "Google OAuth Token", "Databricks Token", "dbt Cloud Token",
+        "JSON Web Token",
+    }
+)
+# The glue between two token characters across one line break: a string continued on the next line
+# ("...abc" +\n "def...", a trailing backslash, a quoted block's "> ", indentation).
+_GLUE_BEFORE = re.compile(r"""[A-Za-z0-9_\-](["'`]?[ \t]*(?:\+|\\|&)?[ \t]*\r?)$""")
+_GLUE_AFTER = re.compile(r"""[ \t>]*(?:\+[ \t]*)?["'`]?(?=[A-Za-z0-9_\-])""")
+_MAX_DEPTH = 2  # a secret inside an encoding inside an encoding is found; deeper nesting stops here
+# Runs of base64 (or hex) characters; each is taken whole, left to right.
+_ENCODED_RUN = re.compile(r"[A-Za-z0-9+/_\-]{16,}={0,2}")
+_HEX_RUN = re.compile(r"(?:[0-9A-Fa-f]{2}){12,}")
+_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+_ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+_JOIN_PREFIXES = re.compile(
+    r"(?<![A-Za-z0-9])sk-|gh[pousr]_|github_pat_|xox[abposre]-|xapp-|A(?:KIA|SIA|BIA|CCA|3T)|AT[AC]TT|AIza|GOCSPX-|"
+    r"ya29|1//0|dapi|dbt[cu]_|eyJ|MI[GIH]|MHc|b3BlbnNz"
+)
+_TOKEN_TAIL = re.compile(r"[A-Za-z0-9_\-]{1,200}$")
+_TOKEN_HEAD = re.compile(r"[A-Za-z0-9_\-]{1,200}")
+
+
+def _joined_spans(note: _Note) -> list[_Span]:
+    """Prefix-keyed secrets split over lines, found on the note with those line breaks removed.
+
+    Only line breaks between a token that holds a known prefix and the token that goes on with it are
+    glued, so ordinary prose costs one linear pass.
+    """
+    if "\n" not in note.text:
+        return []
+    text = note.text
+    glue: list[tuple[int, int]] = []  # (start, end) of each line break to remove, with what wraps it
+    for newline in (n - 1 for n in note.starts[1:]):
+        before = _GLUE_BEFORE.search(text, max(0, newline - 16), newline)
+        after = _GLUE_AFTER.match(text, newline + 1)
+        if before is None or after is None:
+            continue
+        start, end = before.start(1), after.end()
+        left = _TOKEN_TAIL.search(text, max(0, start - 200), start)
+        right = _TOKEN_HEAD.match(text, end)
+        if _JOIN_PREFIXES.search((left.group(0) if left else "") + (right.group(0) if right else "")):
+            glue.append((start, end))
+    if not glue:
+        return []
+    rules = [r for r in _RULES if getattr(r, "__name__", "") in _JOINABLE]
+    rules.append(_private_key_bodies)
+    pieces: list[str] = []
+    where: list[int] = []  # original offset of each joined character
+    pos = 0
+    for start, end in glue:
+        pieces.append(note.text[pos:start])
+        where.extend(range(pos, start))
+        pos = end
+    pieces.append(note.text[pos:])
+    where.extend(range(pos, len(note.text)))
+    joined = _Note("".join(pieces))
+    in_code = _code_checker(joined.text)
+    spans = []
+    for rule in rules:
+        for span in rule(joined, in_code):
+            start, end = where[span.start], where[span.end - 1] + 1
+            if note.line_of(start) != note.line_of(end - 1):  # only what the join itself revealed
+                spans.append(_Span(start, end, span.type))
+    return spans
+
+
+def _decoded(raw: bytes) -> str | None:
+    """Bytes as text, if they read as text (a decoding of a secret, not random bytes)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if len(text) < 8:
+        return None
+    printable = sum(1 for c in text if c.isprintable() or c in "\n\r\t")
+    return text if printable >= 0.95 * len(text) else None
+
+
+def _base64_text(blob: str) -> str | None:
+    padded = blob.rstrip("=") + "=" * (-len(blob.rstrip("=")) % 4)
+    for decode in (base64.b64decode, base64.urlsafe_b64decode):
+        try:
+            text = _decoded(decode(padded))
+        except (binascii.Error, ValueError):
+            continue
+        if text is not None:
+            return text
+    return None
+
+
+def _encoded_spans(note: _Note, depth: int) -> list[_Span]:
+    """Secrets hidden in base64 or hex blobs, or in a line written with entities, %-escapes,
+    invisible characters or look-alike (full-width) letters: decoded, then scanned again.
+    """
+    if depth >= _MAX_DEPTH:
+        return []
+    spans: list[_Span] = []
+    for m in _ENCODED_RUN.finditer(note.text):
+        blob = m.group(0)
+        decodings = [(_base64_text(blob), "base64")]
+        hex_run = _HEX_RUN.fullmatch(blob.rstrip("="))
+        if hex_run is not None:
+            decodings.append((_decoded(bytes.fromhex(hex_run.group(0))), "hex"))
+        for text, label in decodings:
+            if text is None:
+                continue
+            for finding in _scan(text, depth + 1):
+                spans.append(_Span(m.start(), m.end(), f"{finding.type} ({label}-encoded)"))
+    # Line by line, so line numbers stay those of the note; a finding covers its whole line.
+    if not note.text.isascii() or "&" in note.text or "%" in note.text:
+        for number, line in enumerate(note.lines, start=1):
+            plain = _plain(line)
+            if plain == line:
+                continue
+            offset = note.starts[number - 1]
+            for finding in _scan(plain, depth + 1):
+                spans.append(_Span(offset, offset + len(line), f"{finding.type} (disguised)"))
+    return spans
+
+
+def _plain(line: str) -> str:
+    """A line as it reads once decoded: entities and %-escapes decoded, invisible characters dropped,
+    compatibility forms (full-width letters and digits) folded."""
+    if "&" in line and _ENTITY.search(line):
+        line = html.unescape(line)
+    if "%" in line and len(_PERCENT.findall(line)) >= 2:
+        line = urllib.parse.unquote(line)
+    if not line.isascii():
+        line = "".join(ch for ch in line if unicodedata.category(ch) != "Cf")
+        line = unicodedata.normalize("NFKC", line)
+    return line.replace("\r", " ").replace("\n", " ")
+
+
+def _all_spans(note: _Note, depth: int) -> list[_Span]:
+    return _own_spans(note) + _joined_spans(note) + _encoded_spans(note, depth)
+
+
 def own_scan(text: str) -> list[SecretFinding]:
     """What our own plugins find (data-stack secrets and unquoted assignments)."""
     note = _Note(text)
     return sorted({SecretFinding(s.type, note.line_of(s.start)) for s in _own_spans(note)}, key=_order)
 
 
-def scan(text: str) -> list[SecretFinding]:
-    """Every secret in ``text``: detect-secrets' findings plus our own plugins', by line."""
-    if not text:
-        return []
+def _scan(text: str, depth: int) -> list[SecretFinding]:
     note = _Note(text)
     found = {SecretFinding(s.type, n) for n, s in _detect_secrets_raw(note)}
-    found.update(SecretFinding(s.type, note.line_of(s.start)) for s in _own_spans(note))
+    found.update(SecretFinding(s.type, note.line_of(s.start)) for s in _all_spans(note, depth))
     return sorted(found, key=_order)
+
+
+def scan(text: str) -> list[SecretFinding]:
+    """Every secret in ``text``: detect-secrets' findings plus our own plugins', by line.
+
+    Also found: keys split over lines, and secrets written in base64, hex, HTML entities, %-escapes,
+    invisible characters or full-width letters (decoded and scanned again).
+    """
+    if not text:
+        return []
+    return _scan(text, 0)
 
 
 def redact(text: str) -> str:
@@ -840,7 +1010,7 @@ def redact(text: str) -> str:
     if not text:
         return text
     note = _Note(text)
-    spans = _own_spans(note)
+    spans = _all_spans(note, 0)
     for number, secret in _detect_secrets_raw(note):
         value = secret.secret_value or ""
         if not value:

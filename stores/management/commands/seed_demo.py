@@ -1,4 +1,4 @@
-"""seed_demo -> {agents: [{name, token}], admin: {username[, password]}, ...}
+"""seed_demo -> {agents: [{name, token}], admin: {username}}
 
 Demo data for a first run: a client, a Jira project with the dbt toolset, two agents in a pod
 covering it, an admin, an escalation contact, and a few lessons in the project, practice and
@@ -91,8 +91,8 @@ TOOLSET_MEMORIES = {
 
 class Command(JsonCommand):
     help = (
-        "Load demo data for a first run and print the demo agents' tokens and the admin login. "
-        f"The admin's password is read from {ADMIN_PASSWORD_ENV}, or generated and printed."
+        "Load demo data for a first run and print the demo agents' tokens (stdout) and the admin login (stderr). "
+        f"The admin's password is read from {ADMIN_PASSWORD_ENV}, or generated and printed on stderr."
     )
 
     def run(self, **options: Any) -> dict[str, Any]:
@@ -124,7 +124,7 @@ class Command(JsonCommand):
         pod.agents.add(*HostedAgent.objects.filter(name__in=[name for name, _ in AGENTS]))
         pod.projects.add(project)
 
-        admin, admin_json = self._admin()
+        admin, admin_password = self._admin()
         User = get_user_model()
         contact = User.objects.filter(username=CONTACT_USERNAME).first() or registry.person_add(
             username=CONTACT_USERNAME, email="demo-contact@example.com"
@@ -141,16 +141,18 @@ class Command(JsonCommand):
             for path, content in memories.items():
                 counts[memory_put(writer=writer, store=store, path=path, content=content, reason="demo data")] += 1
 
-        return {
-            "agents": agents,
-            "admin": admin_json,
-            "contact": {"username": contact.get_username()},
-            "project": {"key": project.key, "memory_store_id": project.store.public_id},
-            "memories": counts,
-        }
+        # The JSON carries exactly the issue's keys; the rest of what a person needs goes to stderr.
+        self.stderr.write(
+            f"Demo project {project.key} (store {project.store.public_id}), escalation contact "
+            f"{contact.get_username()}; demo memories created {counts['created']}, updated {counts['updated']}, "
+            f"unchanged {counts['unchanged']}."
+        )
+        if admin_password is not None:
+            self.stderr.write(f"Admin login for /admin/ and /console/: {admin.get_username()} / {admin_password}")
+        return {"agents": agents, "admin": {"username": admin.get_username()}}
 
-    def _admin(self) -> tuple[Any, dict[str, str]]:
-        """The demo admin, with the password from the environment or a new generated one."""
+    def _admin(self) -> tuple[Any, str | None]:
+        """The demo admin, and its new generated password (None when the environment gave it)."""
         from_env = os.environ.get(ADMIN_PASSWORD_ENV) or None
         password = from_env or secrets.token_urlsafe(12)
         User = get_user_model()
@@ -162,7 +164,4 @@ class Command(JsonCommand):
             admin.is_superuser = admin.is_staff = admin.is_active = True
             admin.set_password(password)
             admin.save()
-        shown = {"username": admin.get_username()}
-        if from_env is None:
-            shown["password"] = password
-        return admin, shown
+        return admin, (password if from_env is None else None)
