@@ -433,7 +433,7 @@ _ASSIGN = re.compile(
          |auth[_\-]?key|private[_\-]?key|client[_\-]?key|credentials?|auth|key))
     (?![A-Za-z0-9])
     ["'`\]]{0,2}[ \t]*
-    (?::=|=>|=|:)[ \t]*
+    (?::=|=>|=|:)(?:\*\*|__)?[ \t]*   # "**Password:** value" in Markdown
     ["'`]?
     (?P<value>[^\s"'`,;]+)
     """
@@ -464,6 +464,8 @@ def _key_value_like(value: str) -> bool:
 # "... secret fDH5mMDdw..." also: the value may follow the word directly (then it must look random).
 _PROSE_IS = re.compile(
     r"""(?i)\b(?P<word>password|passphrase|api[ _-]?key|access[ _-]?key|client[ _-]?secret|token|secret)"""
+    r"""(?:\s+(?:for|of|on)\s+(?:the\s+|our\s+|this\s+)?[\w.\-]+(?:\s+(?:user|account|role|login|service|database|db))?"""
+    r"""(?=\s+(?:is|was)\b))?"""  # "the password for the etl user is ..."
     r"""(?:\s+(?P<verb>is|was|=|of))?\s+["'`]?(?P<value>[^\s"'`,;]+)"""
 )
 # Name the service when the key, its line or the lines above it (an ini section, a profile) say
@@ -618,7 +620,7 @@ def _gcp_key_id_unquoted(note: _Note, in_code: Callable[[int], bool]) -> Iterabl
 _KEY_BODY = re.compile(
     r"(?<![A-Za-z0-9+/])(?:MII[A-Za-z0-9+/]{3}IBAAKC|MII[A-Za-z0-9+/]{3}IBADAN|MI[GH][A-Za-z0-9+/]AgEAMBMGByqGSM49"
     r"|MHcCAQEEI|MIGkAgEBBDA|MIHcAgEBBEI|MII[A-Za-z0-9+/]{3}[A-Za-z0-9+/]{0,4}BgkqhkiG9w0BBQ0w|b3BlbnNzaC1rZXktdjE)"
-    r"[A-Za-z0-9+/=]{8,}"
+    r"[A-Za-z0-9+/=]{8,}(?:\r?\n[ \t]*[A-Za-z0-9+/=]{16,}[ \t]*(?=\r?\n|\Z))*"  # and the body lines that follow
 )
 
 
@@ -684,6 +686,30 @@ def _tables(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
                 yield _Span(offset + at, offset + at + len(cells[i]), kind)
 
 
+# A YAML password written as a block scalar: "password: >-" with the value on the next line.
+_YAML_BLOCK_PASSWORD = re.compile(
+    r"(?im)^([ \t]*)[\w.\-]*(?:pass(?:word|wd|phrase)?|pwd|secret)[ \t]*:[ \t]*[|>][+\-]?[ \t]*\r?\n"
+    r"\1[ \t]+(?P<value>\S+)[ \t]*$"
+)
+# SQL: CREATE USER ... IDENTIFIED BY 'secret' (Oracle, MySQL, Redshift).
+_SQL_IDENTIFIED_BY = re.compile(
+    r"(?i)\b(?:create|alter)[ \t]+(?:user|login|role)\b[^\n;]{0,200}?\bidentified[ \t]+by[ \t]+(?:password[ \t]+)?"
+    r"['\"]?(?P<value>[^\s'\";]{4,})"
+)
+
+
+def _yaml_and_sql_passwords(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
+    lower = note.lower
+    if ":" in note.text and ("|" in note.text or ">" in note.text) and _ASSIGN_WORD.search(lower):
+        for m in _YAML_BLOCK_PASSWORD.finditer(note.text):
+            if _password_like(m.group("value"), True):
+                yield _Span(m.start("value"), m.end("value"), "Password")
+    if "identified" in lower:
+        for m in _SQL_IDENTIFIED_BY.finditer(note.text):
+            if _password_like(m.group("value"), True):
+                yield _Span(m.start("value"), m.end("value"), "Password")
+
+
 # Passwords given on a command line: mysql -pSECRET, sshpass -p SECRET, security ... -w SECRET.
 _CLI_PASSWORD = re.compile(
     r"\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,200}?[ \t]-p(?P<a>[^\s'\"`]{4,})"
@@ -723,22 +749,17 @@ def _random_token(value: str) -> bool:
 
 
 def _bare_tokens(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
-    if not _BARE_TOKEN.search(note.text):
-        return
-    keyword_lines = note.lines_matching(_SECRET_WORD, lower=True)
-    if not keyword_lines:
-        return
-    near = keyword_lines | {n + 1 for n in keyword_lines} | {n + 2 for n in keyword_lines}
-    for number in sorted(n for n in near if n <= len(note.lines)):
-        line = note.lines[number - 1]
-        if len(line) < 32:
+    # Random tokens are rare in lessons: find them first, then look for a secret word around each.
+    for m in _BARE_TOKEN.finditer(note.text):
+        if not _random_token(m.group(0)):
             continue
-        offset = note.starts[number - 1]
-        for m in _BARE_TOKEN.finditer(line):
-            if m.start() > 0 and line[m.start() - 1] == "/" or _IN_URL.search(line, max(0, m.start() - 300), m.start()):
-                continue  # a segment of a URL or a path, such as a document id
-            if _random_token(m.group(0)):
-                yield _Span(offset + m.start(), offset + m.end(), "Secret Assignment")
+        number = note.line_of(m.start())
+        line = note.lines[number - 1]
+        column = m.start() - note.starts[number - 1]
+        if column > 0 and line[column - 1] == "/" or _IN_URL.search(line, max(0, column - 300), column):
+            continue  # a segment of a URL or a path, such as a document id
+        if _SECRET_WORD.search("\n".join(note.lines[max(0, number - 3) : number]).lower()):
+            yield _Span(m.start(), m.end(), "Secret Assignment")
 
 
 _RULES: tuple[Rule, ...] = (
@@ -811,6 +832,7 @@ _RULES: tuple[Rule, ...] = (
     _gcp_key_id_unquoted,
     _assignments,
     _tables,
+    _yaml_and_sql_passwords,
     _cli_passwords,
     _bare_tokens,
 )
@@ -850,6 +872,9 @@ _JOINABLE = frozenset(
 # ("...abc" +\n "def...", a trailing backslash, a quoted block's "> ", indentation).
 _GLUE_BEFORE = re.compile(r"""[A-Za-z0-9_\-](["'`]?[ \t]*(?:\+|\\|&)?[ \t]*\r?)$""")
 _GLUE_AFTER = re.compile(r"""[ \t>]*(?:\+[ \t]*)?["'`]?(?=[A-Za-z0-9_\-])""")
+_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+_GLUE_ENDS = _TOKEN_CHARS | frozenset("\"'`+\\& \t\r")
+_GLUE_STARTS = _TOKEN_CHARS | frozenset("\"'`+> \t")
 _MAX_DEPTH = 2  # a secret inside an encoding inside an encoding is found; deeper nesting stops here
 # Runs of base64 (or hex) characters; each is taken whole, left to right.
 _ENCODED_RUN = re.compile(r"[A-Za-z0-9+/_\-]{16,}={0,2}")
@@ -877,6 +902,8 @@ def _joined_spans(note: _Note) -> list[_Span]:
     text = note.text
     glue: list[tuple[int, int]] = []  # (start, end) of each line break to remove, with what wraps it
     for newline in (n - 1 for n in note.starts[1:]):
+        if newline == 0 or text[newline - 1] not in _GLUE_ENDS or text[newline + 1 : newline + 2] not in _GLUE_STARTS:
+            continue  # most lines end a sentence ("."), or a paragraph: nothing to glue
         before = _GLUE_BEFORE.search(text, max(0, newline - 16), newline)
         after = _GLUE_AFTER.match(text, newline + 1)
         if before is None or after is None:
@@ -978,7 +1005,11 @@ def _plain(line: str) -> str:
 
 
 def _all_spans(note: _Note, depth: int) -> list[_Span]:
-    return _own_spans(note) + _joined_spans(note) + _encoded_spans(note, depth)
+    own = _own_spans(note)
+    # A key found whole on its own line is not made longer by the words of the next line.
+    found = {(s.start, s.type) for s in own}
+    joined = [s for s in _joined_spans(note) if (s.start, s.type) not in found]
+    return own + joined + _encoded_spans(note, depth)
 
 
 def own_scan(text: str) -> list[SecretFinding]:
