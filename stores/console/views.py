@@ -235,7 +235,7 @@ def store_detail(request: HttpRequest, store_id: str) -> HttpResponse:
         "page": page,
         "page_query": query.urlencode(),
         "set_asides": set_asides,
-        "deleted_count": _recently_deleted(store).filter(redacted_at__isnull=True).count(),
+        "deleted_count": _recently_deleted(store).count(),
         "recently_deleted_days": settings.RECENTLY_DELETED_DAYS,
     }
     return render(request, "console/store.html", context)

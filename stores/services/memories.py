@@ -321,7 +321,7 @@ def memory_restore(*, writer: Writer, store: Store, memory_id: str, reason: str 
             raise PathConflict(
                 f"Restore refused: {conflict.path} ({conflict.public_id}) now exists "
                 f"{'at the same path' if conflict.path == memory.path else 'in the way of ' + memory.path}. "
-                "Delete or rename it first, then restore.",
+                "Delete that memory first (or have its writer rename it), then restore this one.",
                 code="path_taken",
                 extra={"conflicting_path": conflict.path, "conflicting_memory_id": conflict.public_id},
             )
