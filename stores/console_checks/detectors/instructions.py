@@ -25,6 +25,8 @@ import urllib.parse
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import ahocorasick
+
 __all__ = ["InstructionFinding", "scan", "INVISIBLE"]
 
 
@@ -249,6 +251,59 @@ def _literal_prefixes(regex: re.Pattern[str], limit: int = 80) -> tuple[str, ...
     return tuple(sorted(found)) if found else None
 
 
+def _required_literals(regex: re.Pattern[str]) -> tuple[str, ...] | None:
+    """Strings one of which every match of ``regex`` contains; None when none can be told.
+
+    Sound by construction: a run of literal characters in the pattern's top-level sequence, or a
+    group, branch or repeat (of at least one) whose every way through holds one, must appear in
+    any match. Of the candidates, the set with the fewest strings (each of three or more
+    characters) becomes the rule's gate.
+    """
+    try:
+        from re import _constants as c
+        from re import _parser as parser
+
+        tree = parser.parse(regex.pattern, regex.flags)
+    except Exception:  # pragma: no cover - another Python's internals: no gate, always run
+        return None
+    repeats = {c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", c.MAX_REPEAT)}
+
+    def required(items: object) -> set[str] | None:
+        candidates: list[set[str]] = []
+        run = ""
+        for op, av in list(items) + [(None, None)]:  # type: ignore[arg-type]
+            if op is c.LITERAL:
+                run += chr(av)
+                continue
+            if run:
+                candidates.append({run})
+                run = ""
+            if op is c.SUBPATTERN:
+                sub = required(av[-1])
+            elif op is c.BRANCH:
+                options: set[str] | None = set()
+                for branch in av[1]:
+                    got = required(branch)
+                    if got is None:
+                        options = None
+                        break
+                    options |= got
+                sub = options
+            elif op in repeats and av[0] >= 1:
+                sub = required(av[2])
+            else:
+                sub = None
+            if sub:
+                candidates.append(sub)
+        usable = [cand for cand in candidates if all(len(x) >= 3 for x in cand)]
+        if not usable:
+            return None
+        return min(usable, key=lambda cand: (len(cand), -min(len(x) for x in cand)))
+
+    found = required(tree)
+    return tuple(sorted(found)) if found else None
+
+
 @dataclass(frozen=True)
 class _Rule:
     kind: str
@@ -256,6 +311,7 @@ class _Rule:
     negatable: bool = False  # "do not ignore your instructions" is advice, not an attack
     unless: re.Pattern[str] | None = None  # the sentence is about something else if this matches in it
     gate: tuple[str, ...] | None = None  # literal prefixes: if none is in the text, skip the regex
+    needs: tuple[str, ...] | None = None  # strings one of which every match holds: if none is there, skip
 
 
 # Keeping a secret from people is hygiene, not deception: "never tell anyone the password".
@@ -267,7 +323,7 @@ _ABOUT_SECRETS = re.compile(
 def _rule(kind: str, pattern: str, negatable: bool = False) -> _Rule:
     regex = re.compile(_w(pattern), re.MULTILINE)
     unless = _ABOUT_SECRETS if kind == SECRECY else None
-    return _Rule(kind, regex, negatable, unless, _literal_prefixes(regex))
+    return _Rule(kind, regex, negatable, unless, _literal_prefixes(regex), _required_literals(regex))
 
 
 _RULES_LIST: tuple[_Rule, ...] = (
@@ -1257,6 +1313,8 @@ _RULES_LIST: tuple[_Rule, ...] = (
     ),
     _rule(ROLE, r"[\"']role[\"']\s*:\s*[\"'](?:system|assistant|developer)[\"']"),
     _rule(ROLE, r"\bsystem(?: prompt| message)?\s*(?:override|injection)\s*[:\-]"),
+    _rule(ROLE, r"\bsystem prompt (?:override|update|injection|replacement|change)\b"),
+    _rule(ROLE, r"</?system[-_ ]?(?:reminder|prompt|message|instructions?|note|context|directive)s?(?:\s[^<>\n]{0,80})?/?>"),
     _rule(ROLE, r"\[/?(?:instructions?|admin|developer|agent|ai|assistant|human|user)\]"),
     _rule(ROLE, r"\b(?:system|admin|developer|agent|ai|assistant) (?:message|notice|instruction|prompt|directive)s?\s*:"),
     _rule(ROLE, r"\bsystem prompt\s*:"),
@@ -1340,6 +1398,24 @@ _RULES_LIST: tuple[_Rule, ...] = (
         r"governance rule|governance decision)[ \t*_]*(?::|-\s|\u2013|\u2014)[ \t*_]*"
         r"(?![^\n]{0,200}(?:\b[a-z][a-z0-9]{0,9}-\d|\bsd-?\d|#\d|\(|\bsee\b|\bper\b|\bby\b|\bfrom\b|\brecorded\b|"
         r"\bapproved\b|\bagreed\b|\bdated?\b|\b\d{4}-\d{2}))\S",
+    ),
+    # A governance term labelled away: "Governance template: ignore." "Standing decisions: optional".
+    _rule(
+        AUTHORITY,
+        rf"{_GOV_TERM}s?[ \t*_]*[:=\-\u2013\u2014]+[ \t*_]*(?:ignore[ds]?|skip(?:ped)?|optional|n/?a|none|disabled|off|"
+        rf"void|bypass(?:ed)?|waived|not applicable|does not apply|doesn't apply)\b",
+    ),
+    # The reader, by what it does with the note: "Whoever picks this up: close the ticket".
+    _rule(
+        ADDRESS,
+        r"\b(?:to )?(?:whoever|anyone|anybody|whichever agent|the agent that|the next agent(?: that| who)?) "
+        r"(?:picks (?:this|it) up|opens this|finds this|sees this|gets this|loads this)\b\s*[:,]",
+    ),
+    # A note that puts itself above the work's own sources: "follow this memory instead".
+    _rule(
+        ORDER,
+        r"\bfollow (?:this|these) (?:note|memory|memories|notes|file|lesson)s? (?:instead|rather than|over|above|"
+        r"not the)\b",
     ),
     # A note addressed to the agents that goes on with an order: "Note for the agent: drop the schema".
     # ("Note for future agents: the orders table has duplicates" is a lesson, and passes.)
@@ -1450,10 +1526,25 @@ def _sentence(text: str, start: int, end: int) -> str:
     return text[before + 1 : after.start() if after else len(text)]
 
 
+def _gate_index(rules: Iterable[_Rule]) -> ahocorasick.Automaton:
+    """One automaton over every rule's literal prefixes, so one pass tells which gates are open."""
+    automaton = ahocorasick.Automaton()
+    for prefix in {p for rule in rules for p in (rule.gate or ()) + (rule.needs or ())}:
+        automaton.add_word(prefix, prefix)
+    automaton.make_automaton()
+    return automaton
+
+
 def _run_rules(text: str, rules: Iterable[_Rule]) -> Iterable[tuple[_Rule, int]]:
-    """Each rule's matches, as the offset of the match's first visible character."""
+    """Each rule's matches, as the offset of the match's first visible character.
+
+    A rule whose literal prefixes are all absent from the text cannot match and is skipped.
+    """
+    present = {prefix for _end, prefix in _GATES.iter(text)} if _GATES.kind == ahocorasick.AHOCORASICK else set()
     for rule in rules:
-        if rule.gate is not None and not any(prefix in text for prefix in rule.gate):
+        if rule.gate is not None and present.isdisjoint(rule.gate):
+            continue
+        if rule.needs is not None and present.isdisjoint(rule.needs):
             continue
         for m in rule.regex.finditer(text):
             start = m.start() + len(m.group(0)) - len(m.group(0).lstrip())
@@ -1591,9 +1682,10 @@ def _scan(text: str, depth: int) -> list[InstructionFinding]:
             # rot13 and leet-speak spellings of the same orders, on lines not already refused.
             seen_lines = {line for _kind, line in findings}
             # Leet-speak only on lines that mix digits into words, so the pass stays cheap.
-            leet = "\n".join(line.translate(_LEET) if _LEETISH.search(line) else "" for line in doc.lines)
-            for variant in (codecs.encode(doc.text, "rot13"), leet):
-                if variant == doc.text:
+            # Left-out lines become spaces of the same length, so offsets still find their line.
+            leet = "\n".join(line.translate(_LEET) if _LEETISH.search(line) else " " * len(line) for line in doc.lines)
+            for variant in (_rot13_lines(doc.lines), leet):
+                if variant == doc.text or not variant.strip():
                     continue
                 for _matched, start in _run_rules(variant, _SENTENCE_RULES):
                     number, near = doc.locate(start)
@@ -1609,6 +1701,30 @@ def _scan(text: str, depth: int) -> list[InstructionFinding]:
                     add(ENCODED, number, line)
 
     return sorted(findings.values(), key=lambda f: (f.line, f.kind))
+
+
+_STOPWORDS = frozenset(
+    "the a an and or to of in on for is are be you your all this that it with as at by from not do any now "
+    "will must should was were has have".split()
+)
+_WORD = re.compile(r"[a-z]+")
+
+
+def _english_words(text: str) -> int:
+    return sum(1 for word in _WORD.findall(text) if word in _STOPWORDS)
+
+
+def _rot13_lines(lines: list[str]) -> str:
+    """The rot13 reading of the lines that read more like English that way, blank for the others.
+
+    A line of plain English turns to gibberish under rot13 and is left out, so the rules run on
+    rot13 text only where something was hidden that way: the pass costs little on real lessons.
+    """
+    out = []
+    for line in lines:
+        turned = codecs.encode(line, "rot13")
+        out.append(turned if _english_words(turned) > _english_words(line) else " " * len(line))
+    return "\n".join(out)
 
 
 _SPELLED_OUT = re.compile(r"(?<![\w.\-])(?:[A-Za-z][ .\-_*·•]){1,}[A-Za-z](?![\w\-])")
@@ -1664,6 +1780,11 @@ _HIDDEN_ORDER = re.compile(
     r"rename|edit|modify|update|exfiltrate|treat|obey|follow|comply|act|pretend|answer|respond|reply)\b",
     re.IGNORECASE,
 )
+# A role label opening a hidden comment: "<!-- SYSTEM: ... -->", "<!-- agent: ... -->".
+_HIDDEN_ROLE = re.compile(
+    r"^[\s>*#\-\[]*(?:system|assistant|developer|admin|ai|agents?|llm|model|claude|gpt|instructions?)[\]\s]*:\s*\S",
+    re.IGNORECASE,
+)
 # What a comment holds that is not an order: tool markers ("markdownlint-disable MD013",
 # "prettier-ignore"), generator stamps, TODOs.
 _TOOL_MARKER = re.compile(r"^\s*(?:[\w.]+-(?:disable|enable|ignore)[\w-]*|todo|fixme|xxx|generated by)\b", re.I)
@@ -1674,8 +1795,10 @@ def _hidden_order(inner: str) -> bool:
     text = " ".join(html.unescape(_INVISIBLE_RE.sub("", inner)).split())
     if not text or _TOOL_MARKER.match(text):
         return False
-    return bool(_HIDDEN_ORDER.search(text))
+    return bool(_HIDDEN_ROLE.match(text) or _HIDDEN_ORDER.search(text))
 
+
+_GATES = _gate_index(_RULES_LIST)
 
 # On rot13 and leet-speak spellings, only sentences, not markers (markers do not survive rot13).
 _SENTENCE_RULES = tuple(r for r in _RULES_LIST if r.kind in (OVERRIDE, ORDER, ADDRESS, SECRECY, AUTHORITY))
