@@ -1684,7 +1684,7 @@ def _scan(text: str, depth: int) -> list[InstructionFinding]:
             # Leet-speak only on lines that mix digits into words, so the pass stays cheap.
             # Left-out lines become spaces of the same length, so offsets still find their line.
             leet = "\n".join(line.translate(_LEET) if _LEETISH.search(line) else " " * len(line) for line in doc.lines)
-            for variant in (_rot13_lines(doc.lines), leet):
+            for variant in (codecs.encode(doc.text, "rot13"), leet):
                 if variant == doc.text or not variant.strip():
                     continue
                 for _matched, start in _run_rules(variant, _SENTENCE_RULES):
@@ -1701,30 +1701,6 @@ def _scan(text: str, depth: int) -> list[InstructionFinding]:
                     add(ENCODED, number, line)
 
     return sorted(findings.values(), key=lambda f: (f.line, f.kind))
-
-
-_STOPWORDS = frozenset(
-    "the a an and or to of in on for is are be you your all this that it with as at by from not do any now "
-    "will must should was were has have".split()
-)
-_WORD = re.compile(r"[a-z]+")
-
-
-def _english_words(text: str) -> int:
-    return sum(1 for word in _WORD.findall(text) if word in _STOPWORDS)
-
-
-def _rot13_lines(lines: list[str]) -> str:
-    """The rot13 reading of the lines that read more like English that way, blank for the others.
-
-    A line of plain English turns to gibberish under rot13 and is left out, so the rules run on
-    rot13 text only where something was hidden that way: the pass costs little on real lessons.
-    """
-    out = []
-    for line in lines:
-        turned = codecs.encode(line, "rot13")
-        out.append(turned if _english_words(turned) > _english_words(line) else " " * len(line))
-    return "\n".join(out)
 
 
 _SPELLED_OUT = re.compile(r"(?<![\w.\-])(?:[A-Za-z][ .\-_*·•]){1,}[A-Za-z](?![\w\-])")

@@ -113,6 +113,11 @@ _KEYWORD_RE = re.compile(_KEYWORD)
 _QUOTE_RE = re.compile(_QUOTE)
 
 
+# Plugins whose own regex backtracks on long lines without the literal all their matches hold
+# ("//.+/:_authToken": every "//" of a 100 kB line scans to its end).
+_REQUIRED_LITERAL = {"NpmDetector": "_authToken"}
+
+
 def _keyword_and_quote(line: str) -> bool:
     """The keyword plugin's trigger: each of its quotes-required rules needs both (two linear searches)."""
     return bool(_KEYWORD_RE.search(line)) and bool(_QUOTE_RE.search(line))
@@ -168,6 +173,10 @@ class _Engine:
             elif isinstance(plugin, RegexBasedDetector):
                 # The plugin's own regexes: it finds something only if one of them matches.
                 trigger = re.compile("|".join(_scoped(p) for p in plugin.denylist)).search
+                literal = _REQUIRED_LITERAL.get(type(plugin).__name__)
+                if literal is not None:
+                    # A literal every match holds, tested first: the regex is quadratic on long lines.
+                    trigger = (lambda search, lit: lambda line: lit in line and search(line))(trigger, literal)
             else:  # pragma: no cover - a plugin we do not know: never skip it
                 trigger = None
             self.plugins.append(_Plugin(plugin, trigger))
