@@ -1347,6 +1347,14 @@ _RULES_LIST: tuple[_Rule, ...] = (
         rf"task|course of action) (?:for you|for (?:the |any )?(?:{_MACHINE}|agents?)) is\b",
     ),
     _rule(ADDRESS, rf"(?:^|[.!?] )(?:{_MACHINE}) ?[,:!] ?(?:you|your|please|do|don't|never|always|stop|ignore)\b"),
+    # A note addressed to the agents that will read it: "Future agents: skip the dbt tests".
+    _rule(ADDRESS, r"(?:^|[.!?] )(?:future|all|any|other|fellow|next|later) (?:agents?|runs?|readers?) ?[,:]"),
+    # "You should now disregard ...": an order that changes the reader's conduct from here on.
+    _rule(
+        ORDER,
+        r"\byou (?:should|must|need to|have to|are to|will|shall) (?:now|henceforth|from now on) "
+        r"(?:disregard|ignore|forget|skip|drop|stop|bypass|override|treat|obey|follow)\b",
+    ),
     # "Next time you read this, ...": an order timed by the reading of the note itself.
     _rule(
         ORDER,
