@@ -92,6 +92,15 @@ def _raise_conflict(conflict: Memory, path: str) -> None:
     )
 
 
+def _safe_reason(reason: str) -> str:
+    """A person's reason, with any secret pasted into it replaced (it is kept with the version)."""
+    if not reason:
+        return ""
+    from stores.console_checks.detectors.secrets import redact
+
+    return redact(reason)
+
+
 def _save_version(memory: Memory, store: Store, writer: Writer, operation: str, reason: str = "") -> None:
     """Advance the store's change number and save the memory, which writes one version row."""
     store.change_seq += 1
@@ -104,7 +113,7 @@ def _save_version(memory: Memory, store: Store, writer: Writer, operation: str, 
         "run_public_id": writer.run.public_id if writer.run else "",
         "api_key_id": writer.api_key_id,
     }
-    memory._change_reason = reason or None
+    memory._change_reason = _safe_reason(reason) or None
     memory._history_user = writer.user if writer.is_person else None
     memory.save()
     if writer.run is not None:
@@ -263,7 +272,7 @@ def memory_delete(
         memory.deleted_at = now
         memory.deleted_by = writer.actor
         memory.deleted_by_person = writer.is_person
-        memory.delete_reason = reason or ""
+        memory.delete_reason = _safe_reason(reason)
         memory.updated_at = now
         _save_version(memory, locked, writer, "deleted", reason)
         return memory

@@ -344,3 +344,18 @@ def test_token_use_is_recorded_coarsely(api, world):
     api.get(BASE)
     row.refresh_from_db()
     assert row.last_used_at == first  # not rewritten on every request
+
+
+def test_a_secret_pasted_into_a_delete_reason_is_not_kept(world):
+    from stores.services.memories import memory_delete
+    from tests import factories as f
+
+    key = "AKIA" + "Z7Q4" + "R2XW" + "M9KD" + "B3TY"
+    memory = f.make_memory(world.project_store, "/conventions/keys.md", "Keys live in the vault.\n")
+    deleted = memory_delete(
+        writer=f.person_writer(world.admin), store=world.project_store, memory_id=memory.public_id,
+        reason=f"held the deploy key aws_access_key_id = {key}",
+    )
+    assert key not in deleted.delete_reason
+    assert "[REDACTED:" in deleted.delete_reason
+    assert not Memory.history.filter(history_change_reason__contains=key).exists()
