@@ -61,6 +61,11 @@ class TransferResult:
     refused: list[dict[str, str]] = field(default_factory=list)
 
     def refuse(self, path: str, code: str) -> None:
+        # A file named after a secret must not print it back: the report goes to terminals and logs.
+        if code == "secret_detected":
+            from stores.console_checks.detectors.secrets import redact
+
+            path = redact(path)
         self.refused.append({"path": path, "error_code": code})
 
     def as_dict(self) -> dict[str, Any]:
