@@ -10,6 +10,7 @@ from stores.services.escalation_contacts import escalation_contact_add
 
 
 class Command(JsonCommand):
+    service = staticmethod(escalation_contact_add)
     help = (
         "Name a person as an escalation contact of a Jira project. They may then view, delete, restore "
         "and redact the project store's memories in the console, at once."
@@ -21,7 +22,7 @@ class Command(JsonCommand):
 
     def run(self, **options: Any) -> dict[str, Any]:
         try:
-            project, user = escalation_contact_add(key=options["key"], username=options["username"])
+            project, user = self.service(key=options["key"], username=options["username"])
         except ConsoleError as exc:
             raise fail(exc.message) from exc
         return {"key": project.key, "username": user.get_username()}
