@@ -340,6 +340,20 @@ def version_detail(request: HttpRequest, store_id: str, memory_id: str, version_
 # --- Delete, Recently deleted, Restore, Redact all versions ----------------------------------
 
 
+def _perform(request: HttpRequest, action, **kwargs: Any) -> tuple[Any, ConsoleError | None]:
+    """Call a memory service as this person: an unknown memory is a 404, a refusal a message.
+
+    Returns the service's result and no error, or no result and the refusal (already shown).
+    """
+    try:
+        return action(writer=_writer(request), **kwargs), None
+    except NotFound as exc:
+        raise Http404(exc.message) from exc
+    except ConsoleError as exc:
+        messages.error(request, exc.message)
+        return None, exc
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def memory_delete_view(request: HttpRequest, store_id: str, memory_id: str) -> HttpResponse:
@@ -349,15 +363,11 @@ def memory_delete_view(request: HttpRequest, store_id: str, memory_id: str) -> H
     form = DeleteForm(request.POST if request.method == "POST" else None)
     status = 200
     if request.method == "POST" and form.is_valid():
-        try:
-            memory_delete(
-                writer=_writer(request), store=store, memory_id=memory.public_id, reason=form.cleaned_data["reason"]
-            )
-        except NotFound as exc:
-            raise Http404(exc.message) from exc
-        except ConsoleError as exc:
-            messages.error(request, exc.message)
-            status = _error_status(exc)
+        _done, error = _perform(
+            request, memory_delete, store=store, memory_id=memory.public_id, reason=form.cleaned_data["reason"]
+        )
+        if error is not None:
+            status = _error_status(error)
         else:
             messages.success(
                 request,
@@ -429,12 +439,8 @@ def deleted_list(request: HttpRequest, store_id: str) -> HttpResponse:
 def memory_restore_view(request: HttpRequest, store_id: str, memory_id: str) -> HttpResponse:
     """Restore: bring a deleted memory back, with its id, as a new version; refusals change nothing."""
     store = _store_or_404(request, store_id)
-    try:
-        memory = memory_restore(writer=_writer(request), store=store, memory_id=memory_id)
-    except NotFound as exc:
-        raise Http404(exc.message) from exc
-    except ConsoleError as exc:
-        messages.error(request, exc.message)
+    memory, error = _perform(request, memory_restore, store=store, memory_id=memory_id)
+    if error is not None:
         return redirect("console:deleted", store_id=store.public_id)
     messages.success(request, f"Restored {memory.path}, with its id, as a new version.")
     return redirect("console:memory", store_id=store.public_id, memory_id=memory.public_id)
@@ -458,13 +464,9 @@ def memory_redact_view(request: HttpRequest, store_id: str, memory_id: str) -> H
         return redirect("console:deleted", store_id=store.public_id)
     if request.method == "POST":
         if form.is_valid():
-            try:
-                memory_redact_all_versions(writer=_writer(request), store=store, memory_id=memory.public_id)
-            except NotFound as exc:
-                raise Http404(exc.message) from exc
-            except ConsoleError as exc:
-                messages.error(request, exc.message)
-                status = _error_status(exc)
+            _done, error = _perform(request, memory_redact_all_versions, store=store, memory_id=memory.public_id)
+            if error is not None:
+                status = _error_status(error)
             else:
                 # The message names the id only: the path is part of what was redacted.
                 messages.success(

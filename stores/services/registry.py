@@ -140,15 +140,20 @@ def client_add(
         raise Conflict(f"A client named '{name}' already exists.") from exc
 
 
+def _named(model, field: str, value: str, missing: str, plural: str):
+    """The row whose ``field`` equals ``value`` in any case, or NotFound listing the ones that exist."""
+    row = model.objects.filter(**{f"{field}__iexact": (value or "").strip()}).first()
+    if row is None:
+        raise NotFound(f"{missing} ({plural}: {_known(model.objects.values_list(field, flat=True))}).")
+    return row
+
+
 def client_get(name: str) -> Client:
     """The client of this name (any case), or NotFound saying which clients exist."""
-    client = Client.objects.filter(name__iexact=(name or "").strip()).first()
-    if client is None:
-        raise NotFound(
-            f"No client named '{name}'. Add it first with `manage.py add_client \"{name}\"` "
-            f"(clients: {_known(Client.objects.values_list('name', flat=True))})."
-        )
-    return client
+    return _named(
+        Client, "name", name, f"No client named '{name}'. Add it first with `manage.py add_client \"{name}\"`",
+        "clients",
+    )
 
 
 # Toolsets ------------------------------------------------------------------------------------
@@ -170,13 +175,10 @@ def toolset_add(*, name: str) -> Toolset:
 
 def toolset_get(name: str) -> Toolset:
     """The toolset of this name (any case), or NotFound saying which toolsets exist."""
-    toolset = Toolset.objects.filter(name__iexact=(name or "").strip()).first()
-    if toolset is None:
-        raise NotFound(
-            f"No toolset named '{name}'. Add it first with `manage.py add_toolset {name}` "
-            f"(toolsets: {_known(Toolset.objects.values_list('name', flat=True))})."
-        )
-    return toolset
+    return _named(
+        Toolset, "name", name, f"No toolset named '{name}'. Add it first with `manage.py add_toolset {name}`",
+        "toolsets",
+    )
 
 
 # Jira projects -------------------------------------------------------------------------------
@@ -215,13 +217,11 @@ def _unique_objects(objs: Iterable[Any]) -> list[Any]:
 
 def project_get(key: str) -> JiraProject:
     """The Jira project with this key (any case), or NotFound saying which projects exist."""
-    project = JiraProject.objects.filter(key__iexact=(key or "").strip()).first()
-    if project is None:
-        raise NotFound(
-            f"No Jira project {key}. Add it first with `manage.py add_project {key.upper()} --client NAME` "
-            f"(projects: {_known(JiraProject.objects.values_list('key', flat=True))})."
-        )
-    return project
+    return _named(
+        JiraProject, "key", key,
+        f"No Jira project {key}. Add it first with `manage.py add_project {(key or '').upper()} --client NAME`",
+        "projects",
+    )
 
 
 # Hosted agents -------------------------------------------------------------------------------
@@ -270,13 +270,10 @@ def agent_add(*, name: str, jira_account_id: str = "") -> tuple[HostedAgent, str
 
 def agent_get(name: str) -> HostedAgent:
     """The hosted agent of this name, or NotFound saying which agents exist."""
-    agent = HostedAgent.objects.filter(name__iexact=(name or "").strip()).first()
-    if agent is None:
-        raise NotFound(
-            f"No hosted agent named '{name}'. Add it first with `manage.py add_agent {name}` "
-            f"(agents: {_known(HostedAgent.objects.values_list('name', flat=True))})."
-        )
-    return agent
+    return _named(
+        HostedAgent, "name", name,
+        f"No hosted agent named '{name}'. Add it first with `manage.py add_agent {name}`", "agents",
+    )
 
 
 @transaction.atomic
