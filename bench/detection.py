@@ -16,7 +16,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script from anywhere: put the repository root on the path
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.labelled_sets import (  # noqa: E402
+from tests.detection_data.labelled_sets import (  # noqa: E402
     client_cases,
     client_registry,
     instruction_cases,

@@ -7,8 +7,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-NOT_BENCHMARKS = {"__init__.py", "run_all.py", "common.py", "bench_settings.py", "bench_urls.py", "bench_wsgi.py",
-                  "labelled_sets.py"}
+NOT_BENCHMARKS = {"__init__.py", "run_all.py", "common.py", "bench_settings.py", "bench_urls.py", "bench_wsgi.py"}
 
 
 def main() -> int:

@@ -1,4 +1,4 @@
-"""The detectors meet their targets on the labelled sets (bench/labelled_sets.py)."""
+"""The detectors meet their targets on the labelled sets (tests/detection_data/labelled_sets.py)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from bench.labelled_sets import client_cases, client_registry, legitimate_lessons
+from tests.detection_data.labelled_sets import client_cases, client_registry, legitimate_lessons
 from stores.console_checks.detectors.client_detail import ClientDetailFinding, ClientDetailMatcher, ClientTerm
 
 TERMS = [

@@ -8,7 +8,7 @@ import urllib.parse
 
 import pytest
 
-from bench.labelled_sets import instruction_cases, legitimate_lessons
+from tests.detection_data.labelled_sets import instruction_cases, legitimate_lessons
 from stores.console_checks.detectors import instructions
 from stores.console_checks.detectors.instructions import EXCERPT_MAX, INVISIBLE
 

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from bench.labelled_sets import fuzz_texts, legitimate_lessons, padded_note, secret_cases
+from tests.detection_data.labelled_sets import fuzz_texts, legitimate_lessons, padded_note, secret_cases
 from stores.console_checks.detectors import secrets
 from stores.console_checks.detectors.secrets import SecretFinding
 

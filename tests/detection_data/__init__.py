@@ -1,0 +1,1 @@
+"""Labelled cases for the detectors: the development sets, the frozen held-out splits and public corpora."""
