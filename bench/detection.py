@@ -16,6 +16,9 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script from anywhere: put the repository root on the path
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from stores.console_checks.detectors import instructions, secrets  # noqa: E402
+from stores.console_checks.detectors.client_detail import ClientDetailMatcher  # noqa: E402
+from stores.paths import path_problem  # noqa: E402
 from tests.detection_data.labelled_sets import (  # noqa: E402
     client_cases,
     client_registry,
@@ -24,9 +27,6 @@ from tests.detection_data.labelled_sets import (  # noqa: E402
     path_cases,
     secret_cases,
 )
-from stores.console_checks.detectors import instructions, secrets  # noqa: E402
-from stores.console_checks.detectors.client_detail import ClientDetailMatcher  # noqa: E402
-from stores.paths import path_problem  # noqa: E402
 
 TARGETS = {
     "secrets caught": 99.0,

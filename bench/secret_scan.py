@@ -25,6 +25,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script from anywhere: put the repository root on the path
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from stores.console_checks.detectors import secrets  # noqa: E402
 from tests.detection_data.labelled_sets import (  # noqa: E402
     SEED,
     client_cases,
@@ -34,7 +35,6 @@ from tests.detection_data.labelled_sets import (  # noqa: E402
     padded_note,
     secret_cases,
 )
-from stores.console_checks.detectors import secrets  # noqa: E402
 
 NOTE_SIZE = 2048
 RATIO_TARGET = 0.2

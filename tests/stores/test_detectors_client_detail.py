@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from tests.detection_data.labelled_sets import client_cases, client_registry, legitimate_lessons
 from stores.console_checks.detectors.client_detail import ClientDetailFinding, ClientDetailMatcher, ClientTerm
+from tests.detection_data.labelled_sets import client_cases, client_registry, legitimate_lessons
 
 TERMS = [
     ClientTerm("Acme", "client name", "Acme"),

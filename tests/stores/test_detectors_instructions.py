@@ -8,9 +8,9 @@ import urllib.parse
 
 import pytest
 
-from tests.detection_data.labelled_sets import instruction_cases, legitimate_lessons
 from stores.console_checks.detectors import instructions
 from stores.console_checks.detectors.instructions import EXCERPT_MAX, INVISIBLE
+from tests.detection_data.labelled_sets import instruction_cases, legitimate_lessons
 
 # Allowed and refused side by side: the same verbs, a different addressee or object.
 PAIRS = [

@@ -14,9 +14,9 @@ import time
 
 import pytest
 
-from tests.detection_data.labelled_sets import fuzz_texts, legitimate_lessons, padded_note, secret_cases
 from stores.console_checks.detectors import secrets
 from stores.console_checks.detectors.secrets import SecretFinding
+from tests.detection_data.labelled_sets import fuzz_texts, legitimate_lessons, padded_note, secret_cases
 
 RNG = random.Random(7)
 ALNUM = string.ascii_letters + string.digits
