@@ -11,6 +11,7 @@ class Reason(models.TextChoices):
     NOT_STORE_OWNER = "not_store_owner", "Not the owner of the agent store"
     READ_ONLY_STORE = "read_only_store", "The store is read-only to agents"
     PEOPLE_ONLY = "people_only", "Only people may do this"
+    PERSON_NOT_PERMITTED = "person_not_permitted", "The person's role does not allow this here"
     # where (400)
     PATH_INVALID = "path_invalid", "The path breaks the path rules"
     PATH_OUTSIDE_FOLDERS = "path_outside_folders", "Outside the project store's fixed folders"
@@ -32,6 +33,7 @@ STATUS_FOR_REASON: dict[str, int] = {
     Reason.NOT_STORE_OWNER: 403,
     Reason.READ_ONLY_STORE: 403,
     Reason.PEOPLE_ONLY: 403,
+    Reason.PERSON_NOT_PERMITTED: 403,
     Reason.STALE_BASE: 409,
 }
 

@@ -13,7 +13,9 @@ if TYPE_CHECKING:
     from runs.models import Run
     from stores.models import HostedAgent, Memory, Store
 
-Operation = Literal["create", "update", "delete", "restore", "redact", "set_aside_use", "set_aside_dismiss"]
+Operation = Literal[
+    "create", "update", "revert", "delete", "restore", "redact", "set_aside_use", "set_aside_dismiss"
+]
 Door = Literal["api", "sync", "console", "admin", "import", "task"]
 
 

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from stores.console_checks.request import ChangeRequest, Writer
 from stores.console_checks.when import PATH_FINGERPRINT_KEY, path_fingerprint
+from stores.console_checks.who import person_not_permitted
 from stores.errors import InvalidRequest, NotFound
 from stores.models import Memory, SetAside, Store
 
@@ -83,7 +84,10 @@ def version_redact(*, writer: Writer, store: Store, version_id: str):
     if not writer.is_admin:
         from stores.errors import PermissionDenied
 
-        raise PermissionDenied("Only console admins redact versions.", code="not_a_hosted_agent" if writer.is_person else "people_only")
+        if writer.is_person:
+            refusal = person_not_permitted(writer.user, store, "redacting one version is for console admins")
+            raise PermissionDenied(refusal.message, code=refusal.code)
+        raise PermissionDenied("Only console admins redact versions.", code="people_only")
     with transaction.atomic():
         version = Memory.history.filter(version_id=version_id, store_id=store.pk).first()
         if version is None:

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from stores.console_checks.request import Writer
+from stores.console_checks.who import person_not_permitted
 from stores.errors import InvalidRequest, PermissionDenied
 from stores.models import Store, StoreKind
 
@@ -16,13 +17,14 @@ RESERVED_METADATA_KEYS = frozenset({"kind", "project_key", "agent", "toolset"})
 MAX_METADATA_PAIRS = 16
 
 
-def _require_admin(writer: Writer) -> None:
-    if not writer.is_admin:
-        raise PermissionDenied(
-            "Only console admins create, change, archive or delete stores.",
-            # As for version redaction: agents never manage stores, whichever store it is.
-            code="not_a_hosted_agent" if writer.is_person else "people_only",
-        )
+def _require_admin(writer: Writer, store: Store | None = None) -> None:
+    if writer.is_admin:
+        return
+    if writer.is_person:
+        refusal = person_not_permitted(writer.user, store, "only console admins create, change, archive or delete stores")
+        raise PermissionDenied(refusal.message, code=refusal.code)
+    # As for version redaction: agents never manage stores, whichever store it is.
+    raise PermissionDenied("Only console admins create, change, archive or delete stores.", code="people_only")
 
 
 def _require_storable(value: str, field: str) -> None:
@@ -92,7 +94,7 @@ def store_create(*, writer: Writer, name: Any, description: Any = "", metadata: 
 
 def store_update(*, writer: Writer, store: Store, data: dict[str, Any]) -> Store:
     """Patch a store's name, description and metadata (a null field means unchanged)."""
-    _require_admin(writer)
+    _require_admin(writer, store)
     with transaction.atomic():
         store = Store.objects.select_for_update(no_key=True).get(pk=store.pk)
         if store.archived_at is not None:
@@ -118,7 +120,7 @@ def store_update(*, writer: Writer, store: Store, data: dict[str, Any]) -> Store
 
 def store_archive(*, writer: Writer, store: Store) -> Store:
     """Archive a store, once: archiving again returns it unchanged."""
-    _require_admin(writer)
+    _require_admin(writer, store)
     with transaction.atomic():
         store = Store.objects.select_for_update(no_key=True).get(pk=store.pk)
         if store.archived_at is None:
@@ -130,7 +132,7 @@ def store_archive(*, writer: Writer, store: Store) -> Store:
 
 def store_delete(*, writer: Writer, store: Store) -> str:
     """Delete a store with every memory and version, for good. Returns its public id."""
-    _require_admin(writer)
+    _require_admin(writer, store)
     if store.kind != StoreKind.SHARED:
         raise InvalidRequest(
             f"The {store.kind} store is kept by the console; archive it instead of deleting it.",
