@@ -98,10 +98,12 @@ def memory_edit_view(request: HttpRequest, store_id: str, memory_id: str) -> Htt
     stays, the person's text is kept aside, and the page shows both texts with Merge.
     """
     store = _store_or_404(request, store_id)
-    memory = _memory_or_404(store, memory_id, deleted_at__isnull=True)
     if request.method == "GET":
+        memory = _memory_or_404(store, memory_id, deleted_at__isnull=True)
         initial = {"path": memory.path, "content": memory.content, "opened_version": memory.head_version_id}
         return _render_edit(request, store, memory, MemoryEditForm(initial=initial), preview=render_markdown(memory.content))
+    # A memory deleted while the person edited it still answers, so their text is not thrown away.
+    memory = _memory_or_404(store, memory_id, redacted_at__isnull=True)
     form = MemoryEditForm(request.POST)
     if not form.is_valid():
         return _render_edit(request, store, memory, form, status=400)
@@ -118,8 +120,13 @@ def memory_edit_view(request: HttpRequest, store_id: str, memory_id: str) -> Htt
             path=data["path"],
             reason=data["reason"],
         )
-    except NotFound as exc:
-        problem = Problem(code="memory_deleted", message=f"{exc.message} Your text is below, not saved.")
+    except NotFound:
+        who = actor_name(memory.deleted_by) if memory.deleted_by else "someone"
+        problem = Problem(
+            code="memory_deleted",
+            message=f"{memory.path} was deleted by {who} while you were editing it. Restore it from Recently "
+            "deleted first if it should stay; your text is below, not saved.",
+        )
         return _render_edit(request, store, memory, form, status=409, problem=problem)
     except ConsoleError as exc:
         problem = problem_of(exc, data["content"], data["path"])
