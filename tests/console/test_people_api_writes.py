@@ -1,0 +1,112 @@
+"""A person's token writes with the person's console rights (issue 11): escalation contacts create,
+edit, rename and revert in their projects' stores; anything else a person may not do answers 403
+`person_not_permitted`, naming what their role allows."""
+
+from __future__ import annotations
+
+import pytest
+from guardian.shortcuts import assign_perm
+
+from stores.models import Memory, Refusal, SetAside, Store
+from stores.services.content import sha256_hex
+from tests import factories as f
+
+pytestmark = pytest.mark.django_db
+
+BASE = "/api/v1/memory_stores"
+
+
+def error_code(response) -> str | None:
+    return response.json()["error"].get("details", {}).get("error_code")
+
+
+def create(api, token, store, path, content):
+    return api.as_token(token).post(f"{BASE}/{store.public_id}/memories", {"path": path, "content": content},
+                                    format="json")
+
+
+def update(api, token, store, memory_id, **body):
+    return api.as_token(token).post(f"{BASE}/{store.public_id}/memories/{memory_id}", body, format="json")
+
+
+def test_a_contact_creates_edits_renames_and_reverts_in_their_project(api, world):
+    store = world.project_store
+    token = world.contact_token
+    r = create(api, token, store, "/conventions/dates.md", "Dates are stored in UTC.\n")
+    assert r.status_code == 200, r.json()
+    memory_id = r.json()["id"]
+    first = Memory.objects.get(public_id=memory_id).head_version_id
+    assert update(api, token, store, memory_id, content="Dates are stored in UTC, always.\n").status_code == 200
+    assert update(api, token, store, memory_id, path="/conventions/time.md").status_code == 200
+    # A revert through the API is an update with the older version's text.
+    old = api.as_token(token).get(f"{BASE}/{store.public_id}/memory_versions/{first}").json()["content"]
+    assert update(api, token, store, memory_id, content=old).status_code == 200
+    memory = Memory.objects.get(public_id=memory_id)
+    assert (memory.path, memory.content) == ("/conventions/time.md", "Dates are stored in UTC.\n")
+    versions = list(memory.history.order_by("history_id"))
+    assert len(versions) == 4
+    assert all(v.actor["type"] == "api_actor" and v.actor["name"] == "carol" for v in versions)
+    assert all(v.history_user_id == world.contact.pk for v in versions)
+
+
+def test_a_contacts_stale_update_loses_and_is_kept_aside(api, world):
+    store = world.project_store
+    memory = f.make_memory(store, "/conventions/a.md", "One.\n")
+    r = update(api, world.agent_token, store, memory.public_id, content="Two.\n")
+    assert r.status_code == 200
+    r = update(api, world.contact_token, store, memory.public_id, content="Mine.\n",
+               precondition={"type": "content_sha256", "content_sha256": sha256_hex("One.\n")})
+    assert r.status_code == 409 and error_code(r) == "stale_base"
+    assert SetAside.objects.get(memory=memory, writer_key=f"user:{world.contact.pk}").text == "Mine.\n"
+    assert Memory.objects.get(pk=memory.pk).content == "Two.\n"
+
+
+def test_another_projects_store_is_404_for_a_contact(api, world):
+    other = world.other_project.store
+    theirs = f.make_memory(other, "/conventions/theirs.md", "Theirs.\n")
+    assert create(api, world.contact_token, other, "/conventions/x.md", "x\n").status_code == 404
+    assert update(api, world.contact_token, other, theirs.public_id, content="Mine.\n").status_code == 404
+    assert Memory.objects.get(pk=theirs.pk).content == "Theirs.\n"
+
+
+def test_what_a_contact_may_not_do_in_a_store_they_see_is_person_not_permitted(api, world):
+    store = world.project_store
+    memory = f.make_memory(store, "/conventions/a.md", "One.\n")
+    api.as_token(world.contact_token)
+    calls = [
+        api.post(f"{BASE}/{store.public_id}", {"name": "Renamed"}, format="json"),
+        api.post(f"{BASE}/{store.public_id}/archive", {}, format="json"),
+        api.delete(f"{BASE}/{store.public_id}"),
+        api.post(f"{BASE}/{store.public_id}/memory_versions/{memory.head_version_id}/redact", {}, format="json"),
+        api.post(BASE, {"name": "Mine"}, format="json"),
+    ]
+    for r in calls:
+        assert r.status_code == 403, r.json()
+        assert error_code(r) == "person_not_permitted"
+        assert "escalation contact of ACME" in r.json()["error"]["message"]
+    kept = Store.objects.get(pk=store.pk)
+    assert kept.name == store.name and kept.archived_at is None
+    assert Memory.history.get(version_id=memory.head_version_id).version_redacted_at is None
+
+
+def test_a_person_who_sees_a_store_without_a_role_in_it_is_refused_by_the_who_check(api, world):
+    """A grant on the practice store (made by hand in the admin) shows it, but gives no right to write."""
+    assign_perm("stores.manage_store_memories", world.staff, world.practice)
+    token = f.user_token(world.staff)
+    assert api.as_token(token).get(f"{BASE}/{world.practice.public_id}/memories").status_code == 200
+    r = create(api, token, world.practice, "/lessons/x.md", "A lesson.\n")
+    assert r.status_code == 403 and error_code(r) == "person_not_permitted"
+    assert "neither a console admin nor an escalation contact" in r.json()["error"]["message"]
+    assert not Memory.objects.filter(store=world.practice).exists()
+    assert Refusal.objects.filter(store=world.practice, code="person_not_permitted").count() == 1
+
+
+def test_an_agent_token_keeps_its_own_codes(api, world):
+    r = create(api, world.agent_token, world.practice, "/lessons/x.md", "A lesson.\n")
+    assert r.status_code == 403 and error_code(r) == "read_only_store"
+
+
+def test_the_admin_writes_anywhere_through_the_api(api, world):
+    for store in (world.practice, world.toolset.store, world.project_store, world.agent.store):
+        path = "/conventions/x.md" if store.kind == "project" else "/lessons/x.md"
+        assert create(api, world.admin_token, store, path, "A lesson.\n").status_code == 200
