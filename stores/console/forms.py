@@ -53,7 +53,7 @@ class MemoryTextField(forms.CharField):
         kwargs.setdefault("required", False)
         kwargs.setdefault("strip", False)
         kwargs.setdefault("label", "Content (Markdown)")
-        kwargs.setdefault("widget", forms.Textarea(attrs={"rows": 18, "cols": 80, "spellcheck": "true"}))
+        kwargs.setdefault("widget", forms.Textarea(attrs={"rows": 18, "cols": 80, "spellcheck": "true", "class": "mono"}))
         super().__init__(**kwargs)
 
     def to_python(self, value):
