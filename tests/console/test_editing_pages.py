@@ -205,7 +205,8 @@ def test_a_secret_in_an_edit_is_shown_by_its_type_in_the_passage(signed_in, scen
     assert "secret_detected" in body
     passages = body.split('class="diff passages"', 1)[1].split("</div></div>", 1)[0]
     assert "[REDACTED:" in passages and token not in passages
-    assert token not in Refusal.objects.get(store=scene.store, code="secret_detected").message
+    refusal = Refusal.objects.get(store=scene.store, code="secret_detected")
+    assert token not in refusal.message and refusal.door == "console"
 
 
 def test_an_edit_that_lost_to_a_newer_save_shows_both_texts_and_offers_merge(signed_in, world, scene):
@@ -380,3 +381,20 @@ def test_merge_of_a_used_set_aside_goes_back_to_its_page(signed_in, scene):
     response = signed_in("contact").get(f"/console/set-asides/{scene.set_aside.public_id}/merge/", follow=True)
     assert response.redirect_chain[-1][0] == f"/console/set-asides/{scene.set_aside.public_id}/"
     assert any("already used by root-admin" in m for m in messages_of(response))
+
+
+def test_a_person_who_sees_a_store_without_a_role_in_it_is_told_what_their_role_allows(signed_in, world):
+    from guardian.shortcuts import assign_perm
+
+    memory = f.make_memory(world.practice, "/lessons/one.md", "A lesson.\n")
+    assign_perm("stores.manage_store_memories", world.staff, world.practice)
+    erin = signed_in("staff")
+    url = f"/console/stores/{world.practice.public_id}/memories/{memory.public_id}/edit/"
+    assert erin.get(url).status_code == 200
+    response = erin.post(url, {"path": memory.path, "content": "Changed.\n", "reason": "",
+                               "opened_version": memory.head_version_id})
+    assert response.status_code == 403
+    body = response.content.decode()
+    assert "person_not_permitted" in body and "neither a console admin nor an escalation contact" in body
+    assert "Changed." in body.split('name="content"', 1)[1].split("</textarea>", 1)[0]
+    assert Memory.objects.get(pk=memory.pk).content == "A lesson.\n"
