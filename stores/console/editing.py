@@ -19,7 +19,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from stores.console_checks.detectors.secrets import redact as redact_secrets
 from stores.errors import Conflict, ConsoleError, NotFound, Refused
-from stores.models import Memory, Store
+from stores.models import Memory, Store, StoreKind
+from stores.paths import PROJECT_FOLDERS
 from stores.services.editing import memory_edit, memory_revert
 from stores.services.memories import memory_create
 from stores.services.merging import set_aside_merge_proposal, set_aside_merge_save
@@ -153,7 +154,8 @@ def memory_edit_view(request: HttpRequest, store_id: str, memory_id: str) -> Htt
 def memory_new_view(request: HttpRequest, store_id: str) -> HttpResponse:
     """New file: path, Markdown text (with a preview) and a reason; Save creates it through the checks."""
     store = _store_or_404(request, store_id)
-    context: dict[str, Any] = {"store": store}
+    folders = [f"/{name}/" for name in PROJECT_FOLDERS] if store.kind == StoreKind.PROJECT else []
+    context: dict[str, Any] = {"store": store, "folders": folders}
     if request.method == "GET":
         folder = request.GET.get("folder", "")
         initial = {"path": folder if folder.startswith("/") and folder.endswith("/") else ""}
