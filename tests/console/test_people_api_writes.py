@@ -110,3 +110,22 @@ def test_the_admin_writes_anywhere_through_the_api(api, world):
     for store in (world.practice, world.toolset.store, world.project_store, world.agent.store):
         path = "/conventions/x.md" if store.kind == "project" else "/lessons/x.md"
         assert create(api, world.admin_token, store, path, "A lesson.\n").status_code == 200
+
+
+@pytest.mark.live
+@pytest.mark.django_db(transaction=True)
+def test_the_official_sdk_with_a_contacts_token(live_server, world):
+    import anthropic
+
+    c = anthropic.Anthropic(api_key=world.contact_token, base_url=f"{live_server.url}/api", max_retries=0)
+    sid = world.project_store.public_id
+    m = c.beta.memory_stores.memories.create(sid, path="/conventions/dates.md", content="Dates are in UTC.\n")
+    updated = c.beta.memory_stores.memories.update(m.id, memory_store_id=sid, content="Dates are in UTC, always.\n")
+    assert updated.memory_version_id != m.memory_version_id
+    [latest, *_] = c.beta.memory_stores.memory_versions.list(sid, memory_id=m.id).data
+    assert latest.created_by.type == "api_actor"
+    with pytest.raises(anthropic.NotFoundError):
+        c.beta.memory_stores.memories.create(world.other_project.store.public_id, path="/conventions/x.md", content="x\n")
+    with pytest.raises(anthropic.PermissionDeniedError) as refused:
+        c.beta.memory_stores.update(sid, name="Mine")
+    assert refused.value.body["error"]["details"]["error_code"] == "person_not_permitted"
