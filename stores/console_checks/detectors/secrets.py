@@ -28,6 +28,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from . import secret_formats, secret_prose
+from .secret_values import is_placeholder, reference_end
+
 __all__ = [
     "SecretFinding",
     "detect_secrets_full_scan",
@@ -319,29 +322,6 @@ def _order(f: SecretFinding) -> tuple[int, str]:
 # Our own plugins: data-stack secrets detect-secrets lacks, and unquoted assignments
 # --------------------------------------------------------------------------------------------
 
-# What lessons write instead of a value: references, templates, placeholders.
-_REFERENCE = re.compile(
-    r"""^(?:\$|%|<|\{|\[|\(|@|\*{2,}|\.{3}|…)"""
-    r"""|env_var|environ|getenv|secret\(|vault[:/]|op://|arn:aws|secretsmanager|keyvault|ssm:""",
-    re.IGNORECASE,
-)
-_PLACEHOLDER_WORDS = (
-    "your",
-    "example",
-    "placeholder",
-    "redacted",
-    "changeme",
-    "change_me",
-    "dummy",
-    "sample",
-    "xxxx",
-    "fake",
-    "notreal",
-    "not_real",
-    "todo",
-    "tbd",
-    "here",
-)
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 _PATHLIKE = re.compile(r"^(?:~|\.{1,2})?/|\.(?:json|p8|pem|key|yml|yaml|txt|env|ini|cfg|md|sql|py)$", re.I)
 _PROSE_VALUES = frozenset(
@@ -362,15 +342,26 @@ def _entropy(value: str) -> float:
 
 
 def _not_a_value(value: str) -> bool:
-    """References, placeholders, env var names and paths: what lessons write instead of secrets."""
-    lower = value.lower()
+    """Placeholders, references, env var names and paths: what lessons write instead of secrets.
+
+    Only a value that is one of these *whole* counts: a password with "here" inside it, or one that
+    starts with ``$``, ``@`` or ``(``, is still a password.
+    """
     return (
-        bool(_REFERENCE.search(value))
-        or any(word in lower for word in _PLACEHOLDER_WORDS)
+        is_placeholder(value)
         or bool(_ENV_NAME.fullmatch(value))
         or bool(_PATHLIKE.search(value))
-        or len(set(lower)) <= 2
+        or len(set(value.lower())) <= 2
     )
+
+
+def _reference_at(text: str, start: int) -> bool:
+    """A reference or placeholder written whole from ``start`` (``{{ env_var('X') }}``, ``$(op read ...)``).
+
+    The value a rule cut at the first space or quote may be only the start of one.
+    """
+    end = reference_end(text, start)
+    return end is not None and (end >= len(text) or not (text[end].isalnum() or text[end] in "_-"))
 
 
 def _password_like(value: str, in_code: bool) -> bool:
@@ -425,7 +416,7 @@ def _regex_rule(
             return
         for m in compiled.finditer(note.text):
             value = m.group(group)
-            if value and (check is None or check(value)):
+            if value and (check is None or check(value)) and not _reference_at(note.text, m.start(group)):
                 yield _Span(m.start(group), m.end(group), secret_type)
 
     rule.__name__ = secret_type
@@ -513,6 +504,8 @@ def _assignments(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]
             word = m.group("word").lower()
             if _NAMES_ITSELF.fullmatch(value.lower()) or value.lower() == m.group("key").lower():
                 continue  # credentials=credentials, password=self.password: a variable, not a value
+            if _reference_at(line, m.start("value")):
+                continue  # {{ env_var('X') }}, $(op read ...): where the value comes from
             code = in_code(offset)
             is_password = word.startswith(("pass", "pw"))
             if is_password:
@@ -550,6 +543,8 @@ def _assignments(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]
             is_password = m.group("word").lower().startswith("pass")
             if m.group("verb") is None:
                 is_password = False  # no "is": only a random-looking value counts ("password reset" does not)
+            if _reference_at(line, m.start("value")):
+                continue
             if _password_like(value, False) if is_password else _token_like(value):
                 start = offset + m.start("value")
                 yield _Span(start, start + len(value), "Password" if is_password else "Secret Assignment")
@@ -569,7 +564,7 @@ def _url_credentials(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_S
         return
     for m in _URL_CREDENTIALS.finditer(note.text):
         password = m.group("password")
-        if _not_a_value(password) or password.lower() in ("password", "pass", "passwd", "pwd", "secret"):
+        if _not_a_value(password) or _reference_at(note.text, m.start("password")) or password.lower() in ("password", "pass", "passwd", "pwd", "secret"):
             continue
         if password.isdigit() and len(password) <= 5:  # host:port, not user:password
             continue
@@ -655,7 +650,7 @@ def _cells(line: str) -> list[str]:
 
 
 def _table_cell_secret(header: str, value: str) -> bool:
-    if not value or " " in value:
+    if not value or " " in value or _reference_at(value, 0):
         return False
     if header.startswith(("pass", "pwd")) or " pass" in header or "_pass" in header or "-pass" in header:
         return _password_like(value, True)
@@ -732,7 +727,7 @@ def _cli_passwords(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Spa
         return
     for m in _CLI_PASSWORD.finditer(note.text):
         group = next(g for g in ("a", "b", "c") if m.group(g))
-        if not _not_a_value(m.group(group)):
+        if not _not_a_value(m.group(group)) and not _reference_at(note.text, m.start(group)):
             yield _Span(m.start(group), m.end(group), "Password")
 
 
@@ -769,6 +764,18 @@ def _bare_tokens(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]
             continue  # a segment of a URL or a path, such as a document id
         if _SECRET_WORD.search("\n".join(note.lines[max(0, number - 3) : number]).lower()):
             yield _Span(m.start(), m.end(), "Secret Assignment")
+
+
+def _prose(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
+    """Credentials written in prose (English, German, French, Spanish): see ``secret_prose``."""
+    for start, end, kind in secret_prose.prose_spans(note.text, note.lower, note.lines, note.starts):
+        yield _Span(start, end, kind)
+
+
+def _known_formats(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
+    """Provider formats from the maintained rule set (Kingfisher's): see ``secret_formats``."""
+    for f in secret_formats.scan_formats(note.text):
+        yield _Span(f.start, f.end, f.type)
 
 
 _RULES: tuple[Rule, ...] = (
@@ -844,6 +851,15 @@ _RULES: tuple[Rule, ...] = (
     _yaml_and_sql_passwords,
     _cli_passwords,
     _bare_tokens,
+    _regex_rule(
+        # Neither rule set knows the webhook URL: its last path segment is the secret.
+        "Discord Webhook URL",
+        ("/webhooks/",),
+        r"https://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api/webhooks/\d{5,25}/([A-Za-z0-9_\-]{40,100})",
+        group=1,
+    ),
+    _prose,
+    _known_formats,
 )
 
 _FENCE = re.compile(r"^[ \t]{0,3}(?:```|~~~)", re.MULTILINE)
