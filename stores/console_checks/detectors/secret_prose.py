@@ -26,9 +26,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .secret_values import is_placeholder, password_shaped, reference_end, token_shaped
+from .secret_values import password_shaped, reference_end, token_shaped
 
-__all__ = ["GATE", "prose_spans"]
+__all__ = ["prose_spans"]
 
 # Credential nouns (lower-case text). Word-bounded so identifiers (password_last_changed,
 # private_key_passphrase) do not count: those are the assignment rules' business.
@@ -43,8 +43,6 @@ _TOKEN_NOUN = (
     r"(?:access|secret|auth|signing|webhook|app|application|client)[ \-](?:key|token|secret)s?|"
     r"auth(?:entication)?[ \-]token|tokens?|jetons?|bearer|zugriffstoken|schl[üu]ssel"
 )
-_NOUN = re.compile(rf"(?<![\w\-])(?:(?P<pw>{_PASSWORD_NOUN})|(?P<tok>{_TOKEN_NOUN}))(?![\w\-])")
-
 # Who the credential is for: "for the etl user", "für LOADER", "du compte X", "de la cuenta Y".
 _QUALIFIER = (
     r"(?:\s+(?:for|of|on|to|at|f[üu]r|von|vom|zum|zur|beim|du|de|des|pour|para|del|de[ \-]la|de[ \-]l')"
@@ -67,20 +65,12 @@ _COPULA = (
     r"(?:\s*:)?)"
 )
 _OPEN = r"""\s*(?:\*\*|__)?\s*(?:["'`«“‘]\s*)?"""
-_AFTER_NOUN = re.compile(_QUALIFIER + _ENCODING + _COPULA + _ENCODING + _OPEN)
-# "with password X", "mit Passwort X", "password X": no copula; the value must be stronger.
-_DIRECT = re.compile(r"""[ \t]+(?:\*\*|__)?["'`«“]?(?=\S)""")
-
 _LOGIN_VERB = re.compile(
     r"(?<![\w\-])(?:log(?:s|ged|ging)?[ \-]?(?:in|on)(?:to)?|sign(?:s|ed|ing)?[ \-]?in|connect(?:s|ed|ing)?|"
     r"authenticat\w*|ssh|sudo|anmelden|angemeldet|meld\w*\s+(?:dich|sich|euch|mich|ihn|uns)(?:\s+an)?|"
     r"einloggen|eingeloggt|logg\w*\s+(?:dich|sich|euch|mich|uns)(?:\s+ein)?|se\s+connecter|connecte[rz]?(?:-vous)?|"
     r"connectez-vous|identifiez-vous|s'identifier|iniciar\s+sesi[oó]n|inicia\s+sesi[oó]n|inicie\s+sesi[oó]n|"
     r"con[eé]ctate|conectarse|con[eé]ctese|entra|accede)(?![\w\-])"
-)
-_WITH = re.compile(
-    rf"[^\n.!?]{{0,80}}?(?<![\w\-])(?:with|using|via|mit|avec|con|par|by)\s+"
-    rf"(?:(?:the|das|dem|le|la|el|its|seinem|seiner)\s+)?(?:(?:{_PASSWORD_NOUN})\s+)?(?::\s*)?{_OPEN}"
 )
 _THING = (
     r"login|log-?in|sign-?in|archive|zip(?:\s+file)?|7z|rar|tarball|keystore|truststore|key\s?store|keychain|"
@@ -112,11 +102,6 @@ _LOGIN_CONTEXT = re.compile(
     r"benutzer(?:name)?|anmeldung|anmelden|zugang(?:sdaten)?|konto|login-daten|identifiants?|compte|connexion|"
     r"utilisateur|usuario|cuenta|credenciales|acceso|sesi[oó]n)(?![\w\-])"
 )
-_PAIR = re.compile(
-    r"(?<![\w@.+\-/])(?P<user>[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+|[A-Za-z][\w.\-]{1,40})"
-    r"(?P<sep>[ \t]+/[ \t]+|[ \t]*/[ \t]*(?=\S)|[ \t]*,[ \t]+|[ \t]+\|[ \t]+)"
-    r"""["'`]?(?P<value>[^\s,;|"'`]+)"""
-)
 _HALF_WORD = re.compile(
     r"(?<![\w\-])(?:halves|half|parts?|pieces?|first|second|chunks?|h[äa]lfte[n]?|teile?|moiti[ée]s?|parties?|"
     r"mitad(?:es)?|partes?|trozos?)(?![\w\-])"
@@ -129,64 +114,60 @@ _JOIN_WORD = re.compile(
 _FRAGMENT = re.compile(r"""["'`]([^\s"'`]{2,40})["'`]|(?<![\w\-])([^\s"'`,;:()]{2,40})""")
 _CREDENTIAL_WORD = re.compile(rf"(?<![\w\-])(?:{_PASSWORD_NOUN}|{_TOKEN_NOUN})(?![\w\-])")
 
-# Lower-case words any of the rules needs; a note with none of them is skipped at once.
-GATE = re.compile(
-    r"pass|pwd|mdp|kennw|contrase|clave|pin|secret|geheim|code|token|jeton|bearer|api|key|schl|cl[ée]|"
-    r"log|sign|connect|ssh|sudo|meld|anmeld|sesi|conect|entra|accede|identif|"
-    r"archiv|zip|7z|rar|store|chain|vault|prompt|pdf|file|fich|safe|coffre|tresor|b[óo]veda|llavero|"
-    r"type|enter|tipp|gib|tape|saisi|entrez|escrib|introdu|teclea|@"
-)
-
 _CLOSERS = "\"'`»”’"
 _TRAILING = ".,;:)]}>" + _CLOSERS
-_VALUE = re.compile(r"""[^\s"'`«»“”‘’]+""")
+_OPENERS = "\"'`«“‘"
+
+# Value-first: a credential in prose is a rare token (letters with digits or symbols, or an inner
+# capital); find those, then read the context that ends where each one starts. Prose without such a
+# token costs one regex pass.
+_CANDIDATE = re.compile(
+    r"""(?<![^\s"'`«“‘(*_\[])[^\s"'`«»“”‘’]*?(?:[0-9!#$%&*+=?@^~]|[a-z][A-Z])[^\s"'`«»“”‘’]*"""
+)
+_WINDOW = 160
+
+_NOUN_BEFORE = re.compile(
+    rf"(?<![\w\-])(?:(?P<pw>{_PASSWORD_NOUN})|(?P<tok>{_TOKEN_NOUN}))"
+    rf"(?:(?P<copula>{_QUALIFIER}{_ENCODING}{_COPULA}{_ENCODING})|(?P<direct>[ \t]+))(?:\*\*|__)?[ \t]*$"
+)
+_LOGIN_BEFORE = re.compile(
+    _LOGIN_VERB.pattern + rf"[^\n.!?]{{0,80}}?(?<![\w\-])(?:with|using|via|mit|avec|con|par|by)\s+"
+    rf"(?:(?:the|das|dem|le|la|el|its|seinem|seiner)\s+)?(?:(?:{_PASSWORD_NOUN})\s+)?(?::\s*)?(?:\*\*|__)?[ \t]*$"
+)
+_OPENS_BEFORE = re.compile(_OPENS_WITH.pattern.removesuffix(_OPEN) + r"(?:\*\*|__)?[ \t]*$")
+_TYPE_BEFORE = re.compile(_TYPE_VERB.pattern.removesuffix(_OPEN) + r"[ \t]*$")
+_PAIR_BEFORE = re.compile(
+    r"(?<![\w@.+\-/])(?P<user>[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+|[A-Za-z][\w.\-]{1,40})"
+    r"(?P<sep>[ \t]+/[ \t]+|[ \t]*/[ \t]*|[ \t]*,[ \t]+|[ \t]+\|[ \t]+)$"
+)
+_PIN_NOUN = re.compile(r"(?<![\w\-])(?:pin(?:[ \-]?code)?|code[ \-]pin|geheimzahl)" + _COPULA + r"[ \t]*$")
+_LINE_TAIL = re.compile(r"(\S+)[ \t]*$")
 _CONTINUATION = re.compile(r"[ \t>]*([^\s]{1,40})")
+_DIGITS = re.compile(r"(?<![\w.:/\-])\d{4,8}(?![\w.:/\-]|\.\d)")
 
 
-def _value_at(text: str, start: int) -> tuple[int, int] | None:
-    """The value that starts at ``start``: up to a space or a quote, less trailing punctuation."""
-    m = _VALUE.match(text, start)
-    if m is None:
-        return None
-    end = m.end()
-    quoted = start > 0 and text[start - 1] in "\"'`«“‘"
+def _trim(text: str, start: int, end: int) -> int:
+    """The end of a value once trailing sentence punctuation is dropped (not "!" or "?": a password
+    ends in one more often than a sentence around it does)."""
+    quoted = start > 0 and text[start - 1] in _OPENERS
     if not quoted:
-        # "!" and "?" stay: a password ends in one more often than a sentence around it does.
         while end > start and text[end - 1] in _TRAILING:
             end -= 1
-    return (start, end) if end > start else None
+    return end
 
 
-def _wrapped(text: str, start: int, end: int) -> int:
-    """The end of a value that a line break cuts: joined with the next line's first run, if that reads
-    as the rest of it (it holds a digit or a symbol, and is not a word of the next sentence)."""
+def _continuation(text: str, end: int) -> int:
+    """Where a value cut by a line break ends: the next line's first run, if that reads as its rest
+    (a digit or a symbol in it, not a word of the next sentence)."""
     if end >= len(text) or text[end] != "\n":
         return end
     m = _CONTINUATION.match(text, end + 1)
     if m is None:
         return end
     rest = m.group(1).rstrip(".,;:)")
-    if not rest or rest.isalpha() or not any(not c.isalpha() for c in rest):
+    if not rest or rest.isalpha():
         return end
-    if password_shaped(text[start:end] + rest) or token_shaped(text[start:end] + rest):
-        return m.start(1) + len(rest)
-    return end
-
-
-def _span(text: str, start: int, accept, kind: str) -> tuple[int, int, str] | None:
-    found = _value_at(text, start)
-    if found is None:
-        return None
-    s, e = found
-    if reference_like(text, s):
-        return None
-    e2 = _wrapped(text, s, e)
-    joined = text[s:e] + (text[e:e2].split()[-1] if e2 != e else "")
-    if accept(joined):
-        return (s, e2, kind)
-    if accept(text[s:e]):
-        return (s, e, kind)
-    return None
+    return m.start(1) + len(rest)
 
 
 def reference_like(text: str, start: int) -> bool:
@@ -197,86 +178,91 @@ def reference_like(text: str, start: int) -> bool:
     return end >= len(text) or not text[end].isalnum()
 
 
-def _pin_value(value: str) -> bool:
-    return value.isdigit() and 4 <= len(value) <= 8
+def _login_nearby(lower: str, line_start: int, start: int) -> bool:
+    """A login word on the value's line or on the line above it."""
+    above = lower.rfind("\n", 0, max(0, line_start - 1)) + 1 if line_start else line_start
+    window = lower[above:start]
+    return bool(_LOGIN_CONTEXT.search(window) or _LOGIN_VERB.search(window))
 
 
-def _noun_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
-    for m in _NOUN.finditer(lower):
-        is_token = m.group("tok") is not None
-        noun = m.group(0)
-        kind = "Secret Assignment" if is_token else "Password"
-        after = _AFTER_NOUN.match(lower, m.end())
-        if after is not None:
-            is_pin = "pin" in noun or "geheimzahl" in noun
-            if is_token:
-                def accept(v: str) -> bool:
-                    return token_shaped(v) or password_shaped(v)
-            elif is_pin:
-                def accept(v: str) -> bool:
-                    return _pin_value(v.strip(_CLOSERS)) or password_shaped(v)
-            else:
-                accept = password_shaped
-            span = _span(text, after.end(), accept, kind)
-            if span is not None:
-                yield span
-                continue
-        direct = _DIRECT.match(lower, m.end())
-        if direct is not None:
-            if is_token:
-                def strong(v: str) -> bool:
-                    return token_shaped(v)
-            else:
-                def strong(v: str) -> bool:
-                    return password_shaped(v, strict=True)
-            span = _span(text, direct.end(), strong, kind)
-            if span is not None:
-                yield span
+def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str | None:
+    """The type of credential ``value`` is, read from the context that ends at ``ctx_end``; or None."""
+    while ctx_end > 0 and text[ctx_end - 1] in _OPENERS + "*_(":
+        ctx_end -= 1  # the value's opening quote or emphasis: "**Password:** `value`"
+    line_start = lower.rfind("\n", 0, ctx_end) + 1
+    lo = max(line_start, ctx_end - _WINDOW)
+    shaped = password_shaped(value)
+    m = _NOUN_BEFORE.search(lower, lo, ctx_end)
+    if m is not None:
+        if m.group("tok") is not None:
+            ok = token_shaped(value) or (m.group("copula") is not None and shaped)
+            if ok:
+                return "Secret Assignment"
+        elif shaped if m.group("copula") is not None else password_shaped(value, strict=True):
+            return "Password"
+    if not shaped:
+        return None
+    if _LOGIN_BEFORE.search(lower, lo, ctx_end):
+        return "Login Credentials"
+    if _OPENS_BEFORE.search(lower, lo, ctx_end):
+        return "Password"
+    if _TYPE_BEFORE.search(lower, lo, ctx_end):
+        after = start + len(value)
+        if _TYPE_AFTER.match(lower, after + (1 if after < len(lower) and lower[after] == " " else 0)):
+            return "Password"
+    m = _PAIR_BEFORE.search(text, lo, ctx_end)
+    if m is not None:
+        user = m.group("user")
+        if "@" in user:
+            return "Login Credentials"
+        loginish = any(c in user for c in "_.-") or any(c.isdigit() for c in user) or user.isupper()
+        spaced = "/" not in m.group("sep") or " " in m.group("sep")
+        if (
+            loginish
+            and spaced
+            and password_shaped(value, strict=True)
+            and _login_nearby(lower, line_start, lo)
+        ):
+            return "Login Credentials"
+    return None
 
 
-def _login_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
-    for m in _LOGIN_VERB.finditer(lower):
-        w = _WITH.match(lower, m.end())
-        if w is not None:
-            span = _span(text, w.end(), password_shaped, "Login Credentials")
-            if span is not None:
-                yield span
-    for m in _OPENS_WITH.finditer(lower):
-        span = _span(text, m.end(), password_shaped, "Password")
-        if span is not None:
-            yield span
-    for m in _TYPE_VERB.finditer(lower):
-        found = _value_at(text, m.end())
-        if found is None:
+def _candidate_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
+    for m in _CANDIDATE.finditer(text):
+        start, raw_end = m.start(), m.end()
+        end = _trim(text, start, raw_end)
+        if end - start < 4 or reference_like(text, start):
             continue
-        s, e = found
-        if _TYPE_AFTER.match(lower, e + (1 if e < len(text) and text[e] == " " else 0)) and password_shaped(text[s:e]):
-            yield (s, e, "Password")
+        options: list[tuple[int, int]] = []  # the value as written, and joined across a line break
+        if raw_end == end:
+            cont = _continuation(text, raw_end)
+            if cont != raw_end:
+                options.append((start, cont))
+        line_start = text.rfind("\n", 0, start) + 1
+        if line_start and not text[line_start:start].strip(" \t>"):
+            prev = _LINE_TAIL.search(text, max(0, line_start - 60), line_start - 1)
+            if prev is not None and not prev.group(1).endswith((".", ":", ",", ";")):
+                options.append((prev.start(1), end))
+        options.append((start, end))
+        for s, e in options:
+            value = "".join(part.strip(" \t>") for part in text[s:e].split("\n"))
+            kind = _judge(text, lower, s, value, s)
+            if kind is not None:
+                yield (s, e, kind)
+                break
 
 
-def _pair_spans(text: str, lower: str, lines: list[str], starts: list[int]) -> Iterator[tuple[int, int, str]]:
-    previous_login = False
-    for number, line in enumerate(lines):
-        line_lower = lower[starts[number] : starts[number] + len(line)]
-        login_here = bool(_LOGIN_CONTEXT.search(line_lower)) or bool(_LOGIN_VERB.search(line_lower))
-        if ("/" in line or "," in line or "|" in line) and (login_here or previous_login or "@" in line):
-            for m in _PAIR.finditer(line):
-                user, value = m.group("user"), m.group("value").rstrip(".)")
-                if is_placeholder(value) or value == user:
-                    continue
-                if "@" in user:
-                    ok = password_shaped(value)
-                else:
-                    loginish = any(c in user for c in "_.-") or any(c.isdigit() for c in user) or user.isupper()
-                    ok = (login_here or previous_login) and loginish and password_shaped(value, strict=True)
-                    ok = ok and "/" not in m.group("sep").strip() or ok and " " in m.group("sep")
-                if ok:
-                    start = starts[number] + m.start("value")
-                    yield (start, start + len(value), "Login Credentials")
-        previous_login = login_here if line.strip() else False
+def _pin_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
+    if "pin" not in lower and "geheimzahl" not in lower:
+        return
+    for m in _DIGITS.finditer(text):
+        lo = max(lower.rfind("\n", 0, m.start()) + 1, m.start() - 60)
+        if _PIN_NOUN.search(lower, lo, m.start()):
+            yield (m.start(), m.end(), "Password")
 
 
 def _half_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
+    """Fragments in a paragraph that names a credential and says to join its parts, scored joined."""
     if not _HALF_WORD.search(lower) or not _JOIN_WORD.search(lower):
         return
     pos = 0
@@ -285,7 +271,8 @@ def _half_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
         pos = start + len(paragraph)
         para_lower = lower[start : start + len(paragraph)]
         if len(paragraph) > 600 or not (
-            _HALF_WORD.search(para_lower) and _JOIN_WORD.search(para_lower)
+            _HALF_WORD.search(para_lower)
+            and _JOIN_WORD.search(para_lower)
             and (_CREDENTIAL_WORD.search(para_lower) or _LOGIN_CONTEXT.search(para_lower))
         ):
             continue
@@ -293,17 +280,17 @@ def _half_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
         for m in _FRAGMENT.finditer(paragraph):
             group = 1 if m.group(1) else 2
             frag = m.group(group).rstrip(".!?")
-            quoted = group == 1
-            if not quoted and (frag.isalpha() or frag.isdigit() and len(frag) < 3 or _ORDINAL.match(frag)):
-                continue
-            fragments.append((start + m.start(group), start + m.start(group) + len(frag)))
+            if group == 2 and (frag.isalpha() or frag.isdigit() and len(frag) < 3 or _ORDINAL.match(frag)):
+                continue  # unquoted words are the sentence around the fragments
+            at = start + m.start(group)
+            fragments.append((at, at + len(frag)))
         for i in range(len(fragments) - 1):
             for j in (i + 2, i + 3):
                 part = fragments[i:j]
                 if len(part) < j - i:
                     break
                 joined = "".join(text[s:e] for s, e in part)
-                if all(len(text[s:e]) < 16 for s, e in part) and password_shaped(joined, strict=True):
+                if all(e - s < 16 for s, e in part) and password_shaped(joined, strict=True):
                     for s, e in part:
                         yield (s, e, "Password")
                     break
@@ -318,10 +305,7 @@ def prose_spans(text: str, lower: str, lines: list[str], starts: list[int]) -> l
     ``lower`` is ``text`` lower-cased with the same offsets; ``lines`` and ``starts`` its lines and
     the offset each starts at.
     """
-    if not GATE.search(lower):
-        return []
-    spans = list(_noun_spans(text, lower))
-    spans.extend(_login_spans(text, lower))
-    spans.extend(_pair_spans(text, lower, lines, starts))
+    spans = list(_candidate_spans(text, lower))
+    spans.extend(_pin_spans(text, lower))
     spans.extend(_half_spans(text, lower))
     return spans

@@ -159,7 +159,9 @@ _TECH_WORD = re.compile(
     r"2fa|mfa|totp|[a-z]{1,4}\d{1,2})$",
     re.I,
 )
-_WORDS_AND_DIGITS = re.compile(r"^[A-Za-z]{2,}(?:[._\-+][A-Za-z]{2,})+[._\-+]?\d+$|^(?:[A-Za-z]{2,}[._\-+]){2,}\w+$")
+_WORDS_AND_DIGITS = re.compile(
+    r"^[A-Za-z]{2,}(?:[._\-+][A-Za-z]{2,})+[._\-+]?\d+$|^(?:[A-Za-z]{2,}[._\-+]){2,}\w+$"
+)
 
 
 def _classes(value: str) -> tuple[bool, bool, bool, bool, bool]:
@@ -223,7 +225,12 @@ def password_shaped(value: str, *, strict: bool = False) -> bool:
         return len(v) >= 8 and sum(c.isdigit() for c in v) >= 2 and entropy(v) >= 2.5
     if upper and lower and not digit and not symbol:
         # Mixed case alone: an inner capital after a lower-case letter, not Title Case words.
-        return bool(re.search(r"[a-z][A-Z]", v)) and not re.fullmatch(r"(?:[A-Z][a-z]+)+", v) or len(v) >= 12 and entropy(v) >= 3.5
+        return (
+            bool(re.search(r"[a-z][A-Z]", v))
+            and not re.fullmatch(r"(?:[A-Z][a-z]+)+", v)
+            or len(v) >= 12
+            and entropy(v) >= 3.5
+        )
     return kinds >= 1
 
 
