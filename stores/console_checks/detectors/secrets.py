@@ -185,7 +185,7 @@ class _Engine:
             self.plugins.append(_Plugin(plugin, trigger))
 
         filters = [_Filter(f, frozenset(f.injectable_variables)) for f in get_filters()]
-        # The three stages of detect_secrets.core.scan._is_filtered_out, by required parameter.
+        # The three stages detect-secrets filters in, by the parameter each filter needs.
         self.line_filters = [f for f in filters if "line" in f.params]
         self.secret_filters = [f for f in filters if "secret" in f.params]
         self.context_filters = [f for f in filters if "context" in f.params]
@@ -296,22 +296,18 @@ def detect_secrets_scan(text: str) -> list[SecretFinding]:
 
 
 def detect_secrets_full_scan(text: str) -> list[SecretFinding]:
-    """detect-secrets' own line scan of ``text`` (every line, every plugin), for comparison.
+    """Every enabled detect-secrets plugin on every line of ``text``, with no prefilter: the reference
+    the prefiltered scan must equal.
 
-    This is ``detect_secrets.core.scan._process_line_based_plugins``, what ``scan_file`` runs on a
-    file's lines, with the same (process-wide) settings.
+    Built from detect-secrets' public parts only (``get_plugins``, ``get_filters``, each plugin's
+    ``analyze_line``), the same loop its file scan runs, so no private function of it is called.
     """
-    from detect_secrets.core.scan import _process_line_based_plugins
-
-    _engine()
+    engine = _engine()
     lines = _Note(text).lines
-    return sorted(
-        {
-            SecretFinding(s.type, s.line_number)
-            for s in _process_line_based_plugins(list(enumerate(lines, start=1)), filename=FILENAME)
-        },
-        key=_order,
-    )
+    found: set[SecretFinding] = set()
+    for number in range(1, len(lines) + 1):
+        found.update(SecretFinding(s.type, number) for s in engine.scan_line(lines, number, only_triggered=False))
+    return sorted(found, key=_order)
 
 
 def _order(f: SecretFinding) -> tuple[int, str]:
