@@ -79,7 +79,7 @@ _THING = (
     r"connexion|archivo|fichero|almac[ée]n|llavero|b[óo]veda|cuenta|sesi[óo]n"
 )
 _OPENS_WITH = re.compile(
-    rf"(?<![\w\-])(?:{_THING})(?![\w\-])[^\n.!?]{{0,40}}?(?<![\w\-])(?:"
+    rf"(?<![\w\-])(?:{_THING})(?![\w\-])(?:[^\n.!?]|\.(?=\w)){{0,40}}?(?<![\w\-])(?:"
     r"takes|took|take|opens\s+with|opened\s+with|open\s+with|unlocks\s+with|unlock\s+with|accepts|accepted|"
     r"wants|expects|asks\s+for|needs|requires|is\s+protected\s+(?:with|by)|is\s+locked\s+with|"
     r"is\s+encrypted\s+with|decrypts\s+with|"
@@ -111,7 +111,9 @@ _JOIN_WORD = re.compile(
     r"zusammen\w*|anh[äa]ngen|verbinden|hintereinander|concat[ée]n\w*|joindre|coll[ée]\w*|assembl\w*|"
     r"bout\s+[àa]\s+bout|unir|une[ns]?|juntar|junta[ns]?|concatena\w*|pega\w*|seguid[ao]s?)(?![\w\-])"
 )
-_FRAGMENT = re.compile(r"""["'`]([^\s"'`]{2,40})["'`]|(?<![\w\-])([^\s"'`,;:()]{2,40})""")
+_FRAGMENT = re.compile(
+    r"""["'`«“‘][ \u00a0]?([^\s"'`«»“”‘’]{2,40})[ \u00a0]?["'`»”’]|(?<![\w\-])([^\s"'`«»“”‘’,;:()]{2,40})"""
+)
 _CREDENTIAL_WORD = re.compile(rf"(?<![\w\-])(?:{_PASSWORD_NOUN}|{_TOKEN_NOUN})(?![\w\-])")
 
 _CLOSERS = "\"'`»”’"
@@ -131,7 +133,7 @@ _NOUN_BEFORE = re.compile(
     rf"(?:(?P<copula>{_QUALIFIER}{_ENCODING}{_COPULA}{_ENCODING})|(?P<direct>[ \t]+))(?:\*\*|__)?[ \t]*$"
 )
 _LOGIN_BEFORE = re.compile(
-    _LOGIN_VERB.pattern + rf"[^\n.!?]{{0,80}}?(?<![\w\-])(?:with|using|via|mit|avec|con|par|by)\s+"
+    _LOGIN_VERB.pattern + rf"(?:[^\n.!?]|\.(?=\w)){{0,80}}?(?<![\w\-])(?:with|using|via|mit|avec|con|par|by)\s+"
     rf"(?:(?:the|das|dem|le|la|el|its|seinem|seiner)\s+)?(?:(?:{_PASSWORD_NOUN})\s+)?(?::\s*)?(?:\*\*|__)?[ \t]*$"
 )
 _OPENS_BEFORE = re.compile(_OPENS_WITH.pattern.removesuffix(_OPEN) + r"(?:\*\*|__)?[ \t]*$")
@@ -143,7 +145,7 @@ _PAIR_BEFORE = re.compile(
 _PIN_NOUN = re.compile(r"(?<![\w\-])(?:pin(?:[ \-]?code)?|code[ \-]pin|geheimzahl)" + _COPULA + r"[ \t]*$")
 _LINE_TAIL = re.compile(r"(\S+)[ \t]*$")
 _CONTINUATION = re.compile(r"[ \t>]*([^\s]{1,40})")
-_DIGITS = re.compile(r"(?<![\w.:/\-])\d{4,8}(?![\w.:/\-]|\.\d)")
+_DIGITS = re.compile(r"(?<![\w.:/\-])\d{4,8}(?![\w:/\-]|[.,]\d)")
 
 
 def _trim(text: str, start: int, end: int) -> int:
@@ -178,10 +180,11 @@ def reference_like(text: str, start: int) -> bool:
     return end >= len(text) or not text[end].isalnum()
 
 
-def _login_nearby(lower: str, line_start: int, start: int) -> bool:
+def _login_nearby(lower: str, line_start: int) -> bool:
     """A login word on the value's line or on the line above it."""
     above = lower.rfind("\n", 0, max(0, line_start - 1)) + 1 if line_start else line_start
-    window = lower[above:start]
+    line_end = lower.find("\n", line_start)
+    window = lower[above : line_end if line_end >= 0 else len(lower)]
     return bool(_LOGIN_CONTEXT.search(window) or _LOGIN_VERB.search(window))
 
 
@@ -221,7 +224,7 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
             loginish
             and spaced
             and password_shaped(value, strict=True)
-            and _login_nearby(lower, line_start, lo)
+            and _login_nearby(lower, line_start)
         ):
             return "Login Credentials"
     return None

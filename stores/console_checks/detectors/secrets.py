@@ -225,6 +225,8 @@ class _Engine:
             for secret in entry.plugin.analyze_line(
                 filename=FILENAME, line=line, line_number=number, context=context
             ):
+                if is_placeholder(secret.secret_value or ""):
+                    continue  # a documented example key, "user:password@" in a URI template
                 common = {"filename": secret.filename, "secret": secret.secret_value, "plugin": entry.plugin}
                 if self._filtered(self.secret_filters, line=line, **common):
                     continue
@@ -412,7 +414,9 @@ def _regex_rule(
             return
         for m in compiled.finditer(note.text):
             value = m.group(group)
-            if value and (check is None or check(value)) and not _reference_at(note.text, m.start(group)):
+            if not value or is_placeholder(value) or _reference_at(note.text, m.start(group)):
+                continue  # AKIAIOSFODNN7EXAMPLE, the documented example, is not a key
+            if check is None or check(value):
                 yield _Span(m.start(group), m.end(group), secret_type)
 
     rule.__name__ = secret_type
@@ -748,6 +752,10 @@ def _random_token(value: str) -> bool:
     )
 
 
+_FINGERPRINT_BEFORE = re.compile(r"(?i)(?:sha\d{1,3}|md5):$")
+_PUBLIC_KEY_LINE = re.compile(r"(?i)\b(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-\S+|fingerprint|public key)\b")
+
+
 def _bare_tokens(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
     # Random tokens are rare in lessons: find them first, then look for a secret word around each.
     for m in _BARE_TOKEN.finditer(note.text):
@@ -758,6 +766,8 @@ def _bare_tokens(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]
         column = m.start() - note.starts[number - 1]
         if column > 0 and line[column - 1] == "/" or _IN_URL.search(line, max(0, column - 300), column):
             continue  # a segment of a URL or a path, such as a document id
+        if _FINGERPRINT_BEFORE.search(line, max(0, column - 12), column) or _PUBLIC_KEY_LINE.search(line):
+            continue  # a public key's fingerprint or body: shown, not kept secret
         if _SECRET_WORD.search("\n".join(note.lines[max(0, number - 3) : number]).lower()):
             yield _Span(m.start(), m.end(), "Secret Assignment")
 
