@@ -42,7 +42,7 @@ class FormatFinding:
 _lock = threading.Lock()
 _scanner: Any = None
 _rules: Any = None
-# A credential URI's password: "scheme://login:password@host" is a template, not a secret.
+# A credential URI whose password part is the word "password" (or a placeholder) is a template.
 _URI_PASSWORD = re.compile(r"://[^\s:/@]*:([^\s@/]+)@")
 _TEMPLATE_WORDS = frozenset({"password", "pass", "passwd", "pwd", "secret", "pw", "token", "key"})
 

@@ -415,7 +415,7 @@ def _regex_rule(
         for m in compiled.finditer(note.text):
             value = m.group(group)
             if not value or is_placeholder(value) or _reference_at(note.text, m.start(group)):
-                continue  # AKIAIOSFODNN7EXAMPLE, the documented example, is not a key
+                continue  # a provider's documented example key (AWS's ends in EXAMPLE) is not a key
             if check is None or check(value):
                 yield _Span(m.start(group), m.end(group), secret_type)
 
