@@ -81,7 +81,8 @@ def scan_formats(text: str) -> list[FormatFinding]:
     """Every value in ``text`` that a known-format rule finds (placeholders and templates left out)."""
     if not text:
         return []
-    data = text.encode("utf-8")
+    # A lone surrogate (JSON "\udce9") has no UTF-8 form: "?" stands in, one character for one.
+    data = text.encode("utf-8", "replace")
     findings = _load().scan(data)
     if not findings:
         return []
