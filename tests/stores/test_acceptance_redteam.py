@@ -303,7 +303,8 @@ def test_an_inactive_agent_is_refused_with_its_own_token_and_its_run_token(api, 
     for store in (world.project_store, world.agent.store):
         before = store_state(store)
         r = create(api, world.agent_token, store, "/agents/ada/x.md", "A plain lesson.\n")
-        assert_refused(r, "not_a_hosted_agent", 403)
+        # Deactivated, the agent's own token no longer authenticates (issue 9 s.5), like its run token.
+        assert r.status_code == 401 and r.json()["error"]["type"] == "authentication_error"
         assert create(api, run_token, store, "/agents/ada/x.md", "A plain lesson.\n").status_code == 401
         assert store_state(store) == before
 
