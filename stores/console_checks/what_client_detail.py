@@ -77,15 +77,33 @@ def _own_client(req: ChangeRequest) -> str | None:
 
 def check_client_detail(req: ChangeRequest) -> Decision | None:
     """Refuse client detail in a store shared across clients, and another client's in a project store."""
-    path = req.brought_path
-    if req.content is None and path is None:
+    if req.content is None and req.brought_path is None:
         return None
     if req.store.kind in SHARED_ACROSS_CLIENTS:
-        matcher = current_matcher()
-        findings = matcher.scan(req.content or "") + matcher.scan(path or "")
-        if not findings:
-            return None
-        first = findings[0]
+        return client_detail_refusal(req, current_matcher())
+    if req.store.kind == StoreKind.PROJECT:
+        own = _own_client(req)
+        if own is not None:
+            return client_detail_refusal(req, current_matcher(), own_client=own)
+    return None
+
+
+def client_detail_refusal(
+    req: ChangeRequest, matcher: ClientDetailMatcher, own_client: str | None = None
+) -> Decision | None:
+    """The check's rule for one change, given the registry's matcher and, for a project store, its client.
+
+    ``check_client_detail`` calls it with the registry as it is now; the detection benchmark calls
+    it with a labelled registry, so both judge a text the same way.
+    """
+    path = req.brought_path
+    if own_client is None and req.store.kind not in SHARED_ACROSS_CLIENTS:
+        return None
+    findings = matcher.scan(req.content or "", own_client=own_client) + matcher.scan(path or "", own_client=own_client)
+    if not findings:
+        return None
+    first = findings[0]
+    if own_client is None:
         kind = StoreKind(req.store.kind).label.lower()
         return refuse(
             Reason.CLIENT_DETAIL,
@@ -94,20 +112,10 @@ def check_client_detail(req: ChangeRequest) -> Decision | None:
             "store; keep only the general lesson here.",
             findings=[{"kind": f.kind, "term": f.term} for f in findings[:10]],
         )
-    if req.store.kind == StoreKind.PROJECT:
-        own = _own_client(req)
-        if own is None:
-            return None
-        matcher = current_matcher()
-        findings = matcher.scan(req.content or "", own_client=own) + matcher.scan(path or "", own_client=own)
-        if not findings:
-            return None
-        first = findings[0]
-        return refuse(
-            Reason.CLIENT_DETAIL,
-            f"This names a {first.kind} ('{first.term}') that belongs to another client, not to this "
-            "project's client. A project store holds its own client's detail only; leave the other "
-            "client's out.",
-            findings=[{"kind": f.kind, "term": f.term, "other_client": True} for f in findings[:10]],
-        )
-    return None
+    return refuse(
+        Reason.CLIENT_DETAIL,
+        f"This names a {first.kind} ('{first.term}') that belongs to another client, not to this "
+        "project's client. A project store holds its own client's detail only; leave the other "
+        "client's out.",
+        findings=[{"kind": f.kind, "term": f.term, "other_client": True} for f in findings[:10]],
+    )

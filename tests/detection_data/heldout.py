@@ -145,18 +145,23 @@ def available(directory: Path = HELDOUT_DIR) -> bool:
     return (directory / MANIFEST).is_file()
 
 
+def _hex(value: str) -> str:
+    """A sha256 as bare lower-case hex ("sha256:ab.." and "AB.." both give "ab..")."""
+    return value.strip().lower().removeprefix("sha256:")
+
+
 def _hash_in(manifest: Any, name: str) -> str | None:
     """The sha256 the manifest gives for ``name``, wherever it nests it (a dict by name, or a list of entries)."""
     if isinstance(manifest, dict):
         for key, value in manifest.items():
             if key == name or key.rsplit("/", 1)[-1] == name:
                 if isinstance(value, str):
-                    return value.lower()
+                    return _hex(value)
                 if isinstance(value, dict) and isinstance(value.get("sha256"), str):
-                    return value["sha256"].lower()
+                    return _hex(value["sha256"])
         if any(str(manifest.get(k, "")).rsplit("/", 1)[-1] == name for k in ("file", "name", "path")):
             if isinstance(manifest.get("sha256"), str):
-                return manifest["sha256"].lower()
+                return _hex(manifest["sha256"])
         for value in manifest.values():
             if isinstance(value, dict | list):
                 found = _hash_in(value, name)
@@ -264,7 +269,7 @@ def load(directory: Path = HELDOUT_DIR) -> HeldOut:
         for r in _jsonl(directory / "paths.jsonl")
     )
     return HeldOut(
-        frozen=_first_text(manifest, "frozen", "frozen_at", "frozen_date", "date"),
+        frozen=_first_text(manifest, "frozen_on", "frozen", "frozen_at", "frozen_date", "date"),
         how_written=_first_text(manifest, "how_written", "how", "written", "method", "provenance"),
         instructions=instructions,
         lessons=tuple(lessons),

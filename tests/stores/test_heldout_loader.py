@@ -33,7 +33,8 @@ def _write_split(directory, *, manifest_hashes=None):
     (directory / "client_detail.json").write_text(json.dumps(client), encoding="utf-8")
     hashes = {name: hashlib.sha256((directory / name).read_bytes()).hexdigest() for name in heldout.FILES}
     hashes.update(manifest_hashes or {})
-    manifest = {"frozen": "2026-12-01", "how_written": "blind", "files": {n: {"sha256": h} for n, h in hashes.items()}}
+    manifest = {"frozen_on": "2026-12-01", "how_written": "blind",
+                "files": {n: {"sha256": f"sha256:{h}"} for n, h in hashes.items()}}
     (directory / heldout.MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
 
 
@@ -67,6 +68,12 @@ def test_a_manifest_without_a_hash_for_a_file_is_refused(tmp_path):
     _write_split(tmp_path, manifest_hashes={"paths.jsonl": "0" * 64})
     with pytest.raises(heldout.HeldOutMismatch, match="paths.jsonl"):
         heldout.load(tmp_path)
+
+
+def test_the_split_in_the_repository_is_the_frozen_one():
+    split = heldout.load()
+    assert split.frozen and split.how_written
+    assert split.instructions and split.lessons and split.secrets and split.client_detail and split.paths
 
 
 def test_no_split_is_not_available(tmp_path):
