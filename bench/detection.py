@@ -46,6 +46,7 @@ else:
 
 from stores.console_checks import what_content, what_instructions, what_secrets, where  # noqa: E402
 from stores.console_checks.detectors.client_detail import ClientDetailMatcher  # noqa: E402
+from stores.console_checks.reasons import Reason  # noqa: E402
 from stores.console_checks.request import ChangeRequest, Writer  # noqa: E402
 from stores.console_checks.what_client_detail import client_detail_refusal  # noqa: E402
 from stores.models import HostedAgent, Store, StoreKind  # noqa: E402
@@ -297,8 +298,8 @@ def through_the_api(n: int) -> list[str]:
     for i, case in enumerate([c for c in split.client_detail if c.store == "agent"][:n]):
         direct = refused_by_client_detail(matcher, case.text, StoreKind.AGENT, None)
         samples.append(("client detail", case.text, agent_store, f"/agents/bench-agent/c{i}.md", direct))
-    expected = {"secrets": "secret_detected", "instructions": "instructions_detected",
-                "client detail": "client_detail"}
+    expected = {"secrets": str(Reason.SECRET_DETECTED), "instructions": str(Reason.INSTRUCTIONS_DETECTED),
+                "client detail": str(Reason.CLIENT_DETAIL)}
     tally: dict[str, list[int]] = {}  # kind -> [agree, total, refused by another check first]
     for kind, text, store, path, direct in samples:
         response = api.post(f"/api/v1/memory_stores/{store.public_id}/memories", {"path": path, "content": text},
