@@ -1,7 +1,8 @@
 """Settings for the Memory Console, read from the environment.
 
 DATABASE_URL (an SQLite file by default), REDIS_URL (absent: Celery tasks run in process),
-SECRET_KEY (required unless DEBUG), DEBUG, ALLOWED_HOSTS, JIRA_*.
+SECRET_KEY (required unless DEBUG), DEBUG, ALLOWED_HOSTS, JIRA_*, API_WRITES_PER_MINUTE and
+API_READS_PER_MINUTE (each token's budget; 600 and 6,000 by default).
 """
 
 from __future__ import annotations
@@ -173,6 +174,16 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "stores.api.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": None,
+    # Per token a minute, counted in the cache (Redis with REDIS_URL, so shared by every instance);
+    # a call over the budget answers 429 rate_limit_error with `retry-after`.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "stores.api.throttles.TokenWriteThrottle",
+        "stores.api.throttles.TokenReadThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "token_writes": f"{env_int('API_WRITES_PER_MINUTE', 600)}/min",
+        "token_reads": f"{env_int('API_READS_PER_MINUTE', 6000)}/min",
+    },
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Memory Console agent API",

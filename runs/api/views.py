@@ -33,6 +33,7 @@ class RunStartView(RunApiView):
         conflict=True,
     )
     def post(self, request):
+        services.require_run_starter(self.writer)  # who may start a run is answered before the body
         data = self.body(s.RunStartIn)
         run, token = services.run_start(writer=self.writer, ticket_key=data["ticket_key"], host=data.get("host"))
         return Response(s.RunStartOut({"run": run, "token": token, "instructions": instructions_for(run)}).data)

@@ -26,9 +26,15 @@ def ts(value: datetime | None) -> str | None:
     return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+def literal(message: str) -> str:
+    """A message as DRF's ``fail`` formats it: braces (a JSON example) kept as written."""
+    return message.replace("{", "{{").replace("}", "}}")
+
+
 def _messages(message: str, missing: str | None = None) -> dict[str, str]:
     # One message for mistyped (and, unless told otherwise, absent or null): it names the field and its type.
-    missing = missing or message
+    message = literal(message)
+    missing = literal(missing) if missing else message
     return {"required": missing, "null": missing, "invalid": message, "not_a_dict": message,
             "not_a_list": message, "blank": message}
 

@@ -23,6 +23,7 @@ from .fields import (
     StrictCharField,
     TimestampField,
     first_error,
+    literal,
     ts,
 )
 
@@ -254,7 +255,8 @@ class PreconditionField(serializers.Field):
     """`{"type": "content_sha256", "content_sha256": ...}`, read as the SHA it carries."""
 
     def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("error_messages", {"invalid": PRECONDITION_MESSAGE, "null": PRECONDITION_MESSAGE})
+        message = literal(PRECONDITION_MESSAGE)
+        kwargs.setdefault("error_messages", {"invalid": message, "null": message})
         super().__init__(**kwargs)
 
     def to_internal_value(self, data: Any) -> str:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
+from rest_framework import exceptions
+from rest_framework.permissions import SAFE_METHODS
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -42,6 +44,12 @@ class ApiView(APIView):
             raise NotFound("No such object: the id in the URL holds a NUL character.")
         if any("\x00" in value for _, values in request.query_params.lists() for value in values):
             raise InvalidRequest("A query parameter holds a NUL character (U+0000); remove it.")
+
+    def throttled(self, request, wait: float | None) -> None:
+        """429 rate_limit_error; the handler adds `retry-after`, which the SDK waits for before retrying."""
+        kind = "writes" if request.method not in SAFE_METHODS else "reads"
+        # DRF adds "Expected available in N seconds." to the message.
+        raise exceptions.Throttled(wait=wait, detail=f"Too many {kind} with this token this minute.")
 
     @property
     def writer(self):
@@ -81,6 +89,7 @@ class StoreListView(ApiView):
         response=s.MemoryStoreOut,
     )
     def post(self, request):
+        store_services.require_store_admin(self.writer)  # who may manage stores is answered before the body
         data = self.body(s.MemoryStoreCreateIn)
         store = store_services.store_create(
             writer=self.writer,
@@ -103,6 +112,7 @@ class StoreDetailView(ApiView):
     @operation(operation_id="memory_stores_update", **STORE_UPDATE)
     def post(self, request, store_id: str):
         store = self.store(store_id)
+        store_services.require_store_admin(self.writer)  # who may manage stores is answered before the body
         data = self.body(s.MemoryStoreUpdateIn)
         store = store_services.store_update(writer=self.writer, store=store, data=data)
         return Response(s.MemoryStoreOut(store).data)
