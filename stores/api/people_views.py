@@ -17,7 +17,7 @@ from stores.services.redaction import memory_redact_all_versions
 
 from . import serializers as s
 from .pagination import newest_first_page, page, query_view, query_view_and_limit
-from .schema import LIMIT, PAGE, VIEW, operation
+from .schema import LIMIT, NO_FIELDS, PAGE, VIEW, operation
 from .views import ApiView
 
 
@@ -73,7 +73,7 @@ class DeletedMemoryRedactView(PeopleApiView):
     @operation(
         operation_id="deleted_memories_redact",
         summary="Redact every version of a deleted memory (people)",
-        request=s.EmptyIn,
+        request=NO_FIELDS,
         response=s.DeletedMemoryOut,
     )
     def post(self, request, store_id: str, memory_id: str):

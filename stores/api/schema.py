@@ -45,6 +45,12 @@ THROTTLED = OpenApiResponse(
 )
 ERRORS = {400: ERROR, 401: ERROR, 403: ERROR, 404: ERROR, 429: THROTTLED}
 CONFLICT = {409: ERROR}
+# The body of a call that takes no fields (archive, redact): spectacular leaves an empty serializer out.
+NO_FIELDS = {
+    "type": "object",
+    "properties": {},
+    "description": "No fields: send {} or no body at all (the SDK sends none); other fields are ignored.",
+}
 
 
 def operation(*, operation_id: str, summary: str, response: Any, request: Any = None,

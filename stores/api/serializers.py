@@ -139,10 +139,6 @@ class ErrorOut(serializers.Serializer):
     request_id = serializers.CharField(read_only=True)
 
 
-class EmptyIn(serializers.Serializer):
-    """No fields: an empty JSON object, or no body at all (the SDK sends none)."""
-
-
 # Stores ----------------------------------------------------------------------------------------
 
 

@@ -33,7 +33,7 @@ from .pagination import (
     query_view,
     query_view_and_limit,
 )
-from .schema import CREATED_GTE, CREATED_LTE, LIMIT, PAGE, VIEW, operation, query
+from .schema import CREATED_GTE, CREATED_LTE, LIMIT, NO_FIELDS, PAGE, VIEW, operation, query
 
 
 class ApiView(APIView):
@@ -136,7 +136,7 @@ class StoreArchiveView(ApiView):
     @operation(
         operation_id="memory_stores_archive",
         summary="Archive a memory store, once (console admins)",
-        request=s.EmptyIn,
+        request=NO_FIELDS,
         response=s.MemoryStoreOut,
     )
     def post(self, request, store_id: str):
@@ -326,7 +326,7 @@ class VersionRedactView(ApiView):
     @operation(
         operation_id="memory_versions_redact",
         summary="Redact a version, once (console admins)",
-        request=s.EmptyIn,
+        request=NO_FIELDS,
         response=s.MemoryVersionOut,
     )
     def post(self, request, store_id: str, version_id: str):
