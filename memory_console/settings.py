@@ -83,6 +83,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "memory_console.request_ids.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "memory_console.csp.ConsoleContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -225,6 +226,9 @@ RUN_RECORD_RETENTION_DAYS = env_int("RUN_RECORD_RETENTION_DAYS", 90)
 RUN_RECORD_MAX_BYTES = env_int("RUN_RECORD_MAX_BYTES", 20 * 1024 * 1024)
 LESSON_PROMPT_TIMEOUT_HOURS = env_int("LESSON_PROMPT_TIMEOUT_HOURS", 24)
 RECENTLY_DELETED_DAYS = 30
+
+# The console's pages carry a Content-Security-Policy (memory_console/csp.py): no script, no other origin.
+CONSOLE_CSP_PATH_PREFIXES = ("/console/",)
 
 # Jira Cloud.
 JIRA_URL = os.environ.get("JIRA_URL", "")
