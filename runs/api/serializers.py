@@ -18,6 +18,7 @@ from stores.api.fields import (
     StrictCharField,
     StrictIntegerField,
     TimestampField,
+    ts,
 )
 from stores.api.serializers import ActorField, page_of
 
@@ -205,6 +206,27 @@ class SyncMemoryOut(serializers.Serializer):
 
     def get_content_size_bytes(self, row) -> int | None:
         return None if row["deleted_at"] is not None else row["size_bytes"]
+
+    def to_representation(self, row: dict[str, Any]) -> dict[str, Any]:
+        """The declared fields, in order, without DRF's walk field by field.
+
+        A checkout renders every memory of every attached store (thousands of rows) and DRF's walk
+        is about five times slower; tests/runs/test_run_serializers.py holds the two equal.
+        """
+        deleted = row["deleted_at"] is not None
+        return {
+            "id": row["public_id"],
+            "memory_store_id": row["memory_store_id"],
+            "path": row["path"],
+            "deleted": deleted,
+            "deleted_by_person": row["deleted_by_person"] if deleted else False,
+            "content": None if deleted else row["content"],
+            "content_sha256": None if deleted else row["content_sha256"],
+            "content_size_bytes": None if deleted else row["size_bytes"],
+            "memory_version_id": row["head_version_id"],
+            "updated_at": ts(row["updated_at"]),
+            "change_seq": row["change_seq"],
+        }
 
 
 class SnapshotStoreOut(AttachmentOut):

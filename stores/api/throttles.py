@@ -2,7 +2,8 @@
 
 The count lives in the cache (Redis when REDIS_URL is set), so every instance behind a load
 balancer counts against the same budget. A fixed one-minute window per token: one atomic
-`add`/`incr` per call, where DRF's own throttle keeps a list of every call's time.
+`incr` per call (an `add` opens the window), where DRF's own throttle reads and rewrites a list
+of every call's time.
 """
 
 from __future__ import annotations
@@ -52,10 +53,7 @@ class TokenRateThrottle(SimpleRateThrottle):
         window = int(now // self.duration)
         key = self.cache_format % {"scope": self.scope, "ident": token_ident(writer), "window": window}
         try:
-            count = 1 if self.cache.add(key, 1, timeout=self.duration + 1) else self.cache.incr(key)
-        except ValueError:  # the window's key expired between add and incr: this call starts it again
-            self.cache.add(key, 1, timeout=self.duration + 1)
-            count = 1
+            count = self._count(key)
         except Exception:  # noqa: BLE001  (a cache outage must not take the API down with it)
             logger.warning("API throttle: the cache did not answer; the call is let through", exc_info=True)
             return True
@@ -63,6 +61,15 @@ class TokenRateThrottle(SimpleRateThrottle):
             return True
         self.wait_seconds = (window + 1) * self.duration - now
         return False
+
+    def _count(self, key: str) -> int:
+        """This call's number in the window: incr first (the common case), add when the window is new."""
+        try:
+            return self.cache.incr(key)
+        except ValueError:  # no call yet in this window
+            if self.cache.add(key, 1, timeout=self.duration + 1):
+                return 1
+            return self.cache.incr(key)  # another instance started the window at the same moment
 
     def wait(self) -> float | None:
         return self.wait_seconds
