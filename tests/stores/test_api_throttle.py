@@ -77,15 +77,16 @@ def test_the_sdk_reads_the_429_and_waits_for_retry_after(live_server, world, bud
     budgets("2/s", "1000/s")  # a one-second window, so retry-after is 1 and the SDK's wait is short
     sid = world.agent.store.public_id
     url = f"{live_server.url}/api"
-    once = anthropic.Anthropic(api_key=world.agent_token, base_url=url, max_retries=0)
-    with pytest.raises(anthropic.RateLimitError) as refused:
-        for n in range(5):  # five calls in well under two seconds: 2 + 2 at most get through
-            once.beta.memory_stores.memories.create(sid, path=f"/sdk/{n}.md", content="x")
+    # Each client is closed at the end, so no kept-alive connection outlives the live server.
+    with anthropic.Anthropic(api_key=world.agent_token, base_url=url, max_retries=0) as once:
+        with pytest.raises(anthropic.RateLimitError) as refused:
+            for n in range(5):  # five calls in well under two seconds: 2 + 2 at most get through
+                once.beta.memory_stores.memories.create(sid, path=f"/sdk/{n}.md", content="x")
     assert refused.value.status_code == 429
     assert refused.value.type == "rate_limit_error"
     assert refused.value.response.headers["retry-after"] == "1"
-    patient = anthropic.Anthropic(api_key=world.agent_token, base_url=url, max_retries=3)
-    made = [patient.beta.memory_stores.memories.create(sid, path=f"/sdk/p{n}.md", content="x") for n in range(4)]
+    with anthropic.Anthropic(api_key=world.agent_token, base_url=url, max_retries=3) as patient:
+        made = [patient.beta.memory_stores.memories.create(sid, path=f"/sdk/p{n}.md", content="x") for n in range(4)]
     assert len({m.id for m in made}) == 4
 
 
