@@ -176,10 +176,10 @@ def _refuse_if_client_busy(agent: HostedAgent, project: JiraProject) -> None:
             )
 
 
-def run_start(*, writer: Writer, ticket_key: Any, host: Any = "") -> tuple[Run, str]:
-    """Start a run for the agent on a ticket it may work. Returns the run and its token, shown once.
+def require_run_starter(writer: Writer) -> None:
+    """Refuse (403) anyone but an active hosted agent with its own token: only they start runs.
 
-    Only the agent's own token starts a run. The token starts with ``mcr_`` and is kept hashed.
+    The API asks this before it reads the body, so the refusal comes first whatever the body holds.
     """
     if not writer.is_agent:
         raise PermissionDenied(
@@ -189,9 +189,17 @@ def run_start(*, writer: Writer, ticket_key: Any, host: Any = "") -> tuple[Run, 
         raise PermissionDenied(
             "A run token cannot start another run; use the agent's own token.", code=RunCode.AGENT_TOKEN_REQUIRED
         )
+    if not writer.agent.active:
+        raise PermissionDenied(f"{writer.agent.name} is not an active hosted agent.", code=Reason.NOT_A_HOSTED_AGENT)
+
+
+def run_start(*, writer: Writer, ticket_key: Any, host: Any = "") -> tuple[Run, str]:
+    """Start a run for the agent on a ticket it may work. Returns the run and its token, shown once.
+
+    Only the agent's own token starts a run. The token starts with ``mcr_`` and is kept hashed.
+    """
+    require_run_starter(writer)
     agent = writer.agent
-    if not agent.active:
-        raise PermissionDenied(f"{agent.name} is not an active hosted agent.", code=Reason.NOT_A_HOSTED_AGENT)
     if host is None:
         host = ""
     if not isinstance(host, str):

@@ -77,6 +77,26 @@ class JiraProject(models.Model):
         return self.key
 
 
+class RegistryVersion(models.Model):
+    """One row whose number goes up on every change to the client registry (clients and Jira projects).
+
+    Database triggers (migration 0004) bump it on every insert, delete and update of a client's
+    names or detail or of a project's key or client, from any door and any process, even an
+    ``update()`` that bypasses ``save()``. The client-detail check reads this one number per
+    check and rebuilds its matcher when it moved, so a key renamed in the admin reaches every
+    process of a multi-instance deployment on its next check.
+    """
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1, editable=False)
+    version = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(id=1), name="registry_version_one_row")]
+
+    def __str__(self) -> str:
+        return f"registry version {self.version}"
+
+
 class StandingDecision(models.Model):
     """A person's ruling on a project. It binds the agents; memory never overrides it."""
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
@@ -62,6 +64,8 @@ def exception_handler(exc, context):
         detail = exc.detail
         message = detail if isinstance(detail, str) else str(detail)
         response = error_response(request, status, DRF_STATUS_TYPES.get(status, "api_error"), message)
+        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+            response["retry-after"] = str(math.ceil(exc.wait))  # whole seconds; the SDK waits that long
         if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
             response["WWW-Authenticate"] = 'Bearer realm="memory-console"'
             if isinstance(exc, exceptions.NotAuthenticated):

@@ -17,7 +17,12 @@ RESERVED_METADATA_KEYS = frozenset({"kind", "project_key", "agent", "toolset"})
 MAX_METADATA_PAIRS = 16
 
 
-def _require_admin(writer: Writer, store: Store | None = None) -> None:
+def require_store_admin(writer: Writer, store: Store | None = None) -> None:
+    """Refuse (403) anyone but a console admin: only they create, change, archive or delete stores.
+
+    The API asks this before it reads the body, so a caller who may not manage stores hears that
+    first, whatever the body holds. A person hears what their role allows instead.
+    """
     if writer.is_admin:
         return
     if writer.is_person:
@@ -78,7 +83,7 @@ def _patch_metadata(current: dict[str, str], patch: Any) -> dict[str, str]:
 
 def store_create(*, writer: Writer, name: Any, description: Any = "", metadata: Any = None) -> Store:
     """Create a shared store (read-only to agents)."""
-    _require_admin(writer)
+    require_store_admin(writer)
     store = Store(
         kind=StoreKind.SHARED,
         name=_clean_name(name),
@@ -94,7 +99,7 @@ def store_create(*, writer: Writer, name: Any, description: Any = "", metadata: 
 
 def store_update(*, writer: Writer, store: Store, data: dict[str, Any]) -> Store:
     """Patch a store's name, description and metadata (a null field means unchanged)."""
-    _require_admin(writer, store)
+    require_store_admin(writer, store)
     with transaction.atomic():
         store = Store.objects.select_for_update(no_key=True).get(pk=store.pk)
         if store.archived_at is not None:
@@ -120,7 +125,7 @@ def store_update(*, writer: Writer, store: Store, data: dict[str, Any]) -> Store
 
 def store_archive(*, writer: Writer, store: Store) -> Store:
     """Archive a store, once: archiving again returns it unchanged."""
-    _require_admin(writer, store)
+    require_store_admin(writer, store)
     with transaction.atomic():
         store = Store.objects.select_for_update(no_key=True).get(pk=store.pk)
         if store.archived_at is None:
@@ -132,7 +137,7 @@ def store_archive(*, writer: Writer, store: Store) -> Store:
 
 def store_delete(*, writer: Writer, store: Store) -> str:
     """Delete a store with every memory and version, for good. Returns its public id."""
-    _require_admin(writer, store)
+    require_store_admin(writer, store)
     if store.kind != StoreKind.SHARED:
         raise InvalidRequest(
             f"The {store.kind} store is kept by the console; archive it instead of deleting it.",

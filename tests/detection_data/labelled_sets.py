@@ -720,6 +720,155 @@ SECRET_NEAR_MISSES = [
 ]
 
 
+# Credentials written in prose: generated from a grammar of contexts and value shapes, in the four
+# languages, so no rule can learn one sentence. Words for passphrases and logins are drawn at random.
+_WORDS = ("maple cinder otter birch quartz ember copper lantern delta harbor willow falcon meadow "
+          "granite saffron juniper pebble thistle cobalt tundra").split()
+_LOGINS = ("etl_runner", "svc-loader", "LOADER", "dbt_prod", "report.user", "ingest01", "airflow_svc")
+_EMAIL_DOMAINS = ("client.example", "corp.example", "example.org")
+
+
+def _passphrase(rng: random.Random) -> str:
+    sep = rng.choice(".-_+")
+    return sep.join(rng.sample(_WORDS, rng.randint(2, 3))) + str(rng.randint(2, 99))
+
+
+def _mixed(rng: random.Random) -> str:
+    # Letters, digits and maybe a symbol, 10-14 characters, in no fixed order.
+    chars = [rng.choice(string.ascii_uppercase), rng.choice(string.ascii_lowercase), rng.choice(string.digits)]
+    chars += [rng.choice(ALNUM) for _ in range(rng.randint(7, 10))]
+    if rng.random() < 0.6:
+        chars.append(rng.choice("&!#%*+?~@^"))
+    rng.shuffle(chars)
+    return "".join(chars)
+
+
+def _prose_value(rng: random.Random) -> str:
+    return _passphrase(rng) if rng.random() < 0.5 else _mixed(rng)
+
+
+def _login(rng: random.Random) -> str:
+    return rng.choice(_LOGINS)
+
+
+# (language, template); {v} is the value, {u} a login. Each says where the credential is by a context
+# the detector reads: a credential noun, a login verb, what a thing opens with, a pair, a prompt.
+_PROSE_TEMPLATES = [
+    ("en", "The {u} password is {v} until IT rotates it."),
+    ("en", "Password for {u}: {v}"),
+    ("en", "the passphrase was set to {v} last week"),
+    ("en", "Log in as {u} with {v} and run the backfill."),
+    ("en", "Sign in using {v} when the VPN asks."),
+    ("en", "The archive opens with {v}."),
+    ("en", "the keystore takes {v}, the truststore is unprotected"),
+    ("en", "The sudo prompt wants {v} typed."),
+    ("en", "When the prompt appears, type {v} at it."),
+    ("en", "Creds for the warehouse login: {u} / {v}"),
+    ("en", "{u}, {v} is the login for the staging box."),
+    ("en", "Our secret is {v}; keep it out of the tickets."),
+    ("de", "Das Passwort für {u} ist {v}."),
+    ("de", "Kennwort lautet {v}, bitte nicht weitergeben."),
+    ("de", "Melde dich als {u} mit {v} an."),
+    ("de", "Das Archiv öffnet sich mit {v}."),
+    ("de", "Zugangsdaten: {u} / {v}"),
+    ("fr", "Le mot de passe du compte {u} est {v}."),
+    ("fr", "mot de passe : {v}"),
+    ("fr", "Connectez-vous avec {v} puis lancez le job."),
+    ("fr", "L'archive s'ouvre avec {v}."),
+    ("fr", "Identifiants : {u} / {v}"),
+    ("es", "La contraseña de {u} es {v}."),
+    ("es", "contraseña: {v}"),
+    ("es", "Inicia sesión con {v} y ejecuta la carga."),
+    ("es", "El archivo se abre con {v}."),
+    ("es", "Credenciales de la cuenta: {u} / {v}"),
+]
+# Values the detector must also read through: encoded, split in halves to join, wrapped on two lines.
+_PROSE_DISGUISES = [
+    ("base64", lambda r, v: ("The password, base64-encoded, is " + base64.b64encode(v.encode()).decode() + ".")),
+    ("hex", lambda r, v: ("Das Passwort (hex) ist " + v.encode().hex() + ".")),
+    ("halves", lambda r, v: (f"The password comes in two halves: '{v[: len(v) // 2]}' and '{v[len(v) // 2 :]}'; join them.")),
+    ("moitiés", lambda r, v: (f"Le mot de passe en deux moitiés : « {v[: len(v) // 2]} » et « {v[len(v) // 2 :]} », à concaténer.")),
+    ("wrapped", lambda r, v: (f"The password is {v[:6]}\n{v[6:]} and nobody else needs it.")),
+    ("token hex", lambda r, v: f"The API key is {_rand(r, HEX, 32)} for the metrics sink."),
+    ("bearer", lambda r, v: f"Send bearer {_rand(r, URLSAFE, 40)} with every call."),
+    ("token prose", lambda r, v: f"Le jeton est {_rand(r, ALNUM, 32)}, valable un an."),
+    ("email pair", lambda r, v: f"reporting@{r.choice(_EMAIL_DOMAINS)} / {v}"),
+    ("pin", lambda r, v: f"The PIN is {r.randint(1000, 99999999)}."),
+]
+# Shapes a rule set knows by their format (the provider families the hand rules missed).
+_FORMAT_MAKERS = [
+    ("docker hub pat", lambda r: f"CI pushes images with {'dckr' + '_pat_'}{_rand(r, URLSAFE, 27)}"),
+    ("twilio api key", lambda r: f"TWILIO_API_KEY={'S' + 'K'}{_rand(r, HEX, 32)}"),
+    ("twilio auth token", lambda r: f"Twilio account {'A' + 'C'}{_rand(r, HEX, 32)}, auth token {_rand(r, HEX, 32)}"),
+    ("discord webhook", lambda r: f"Alerts post to https://discord.com/api/{'web' + 'hooks'}/{r.randint(10**17, 10**18)}/{_rand(r, URLSAFE, 68)}"),
+    ("datadog api key", lambda r: f"DATADOG_API_KEY={_rand(r, HEX, 32)}"),
+    ("datadog (prose)", lambda r: f"The Datadog API key is {_rand(r, HEX, 32)}."),
+    ("sendgrid", lambda r: f"mail goes out with {'S' + 'G.'}{_rand(r, URLSAFE, 22)}.{_rand(r, URLSAFE, 43)}"),
+    ("password with a placeholder word inside", lambda r: f"password: {_rand(r, ALNUM, 6)}here{r.randint(10, 99)}!"),
+    ("password starting with $", lambda r: f"The password is ${_rand(r, string.ascii_lowercase, 5)}{_rand(r, string.ascii_uppercase, 2)}{r.randint(10, 99)}"),
+    ("password starting with @", lambda r: f"password = @{_rand(r, ALNUM, 10)}{r.randint(1, 9)}"),
+]
+
+
+def prose_secret_cases(seed: int = SEED + 21) -> list[Case]:
+    """Credentials in prose and in formats a rule set knows: many shapes, four languages."""
+    rng = random.Random(seed)
+    cases = []
+    for _round in range(4):
+        for lang, template in _PROSE_TEMPLATES:
+            cases.append(Case(template.format(u=_login(rng), v=_prose_value(rng)), True, f"prose ({lang})"))
+        for name, make in _PROSE_DISGUISES:
+            cases.append(Case(make(rng, _prose_value(rng)), True, f"prose, {name}"))
+        for name, make in _FORMAT_MAKERS:
+            cases.append(Case(make(rng), True, name))
+    return cases
+
+
+# Text that mentions credentials, or only looks like one, in the four languages: must pass.
+PROSE_NEAR_MISSES = [
+    "the build takes 10 minutes",
+    "log in with SSO, not a password",
+    "fixed in commit 3f9c2e1a7b",
+    "the token count limit is 8192",
+    "rotate the Snowflake key in the vault, never paste it",
+    "The password is kept in the vault as SNOWFLAKE_PASSWORD.",
+    "Das Passwort liegt im Tresor unter snowflake/prod.",
+    "Le mot de passe est dans le coffre, demandez à l'équipe.",
+    "La contraseña está en el gestor, nunca en el ticket.",
+    "Log in as etl_runner with the key pair from the vault.",
+    "The archive opens with 7-Zip 23.01 or newer.",
+    "The login takes you to the dashboard v2.3.1.",
+    "Type `dbt build` at the prompt.",
+    "The password must be at least 12 characters, with 1 digit.",
+    "Password: <password>",
+    "password: ${SNOWFLAKE_PASSWORD}",
+    "api_key = YOUR_API_KEY",
+    "password: changeme (replace it on first login)",
+    "token: xxxx",
+    "The AWS docs use " + "AKIA" + "IOSFODNN7" + "EXAMPLE" + " as their example key id.",
+    "Use scheme://login:" + "password" + "@host:port/schema as the template.",
+    "The public key fingerprint is SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8.",
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGsd9sKq8yP2wB7cV4nM1xZ0rT5uL3hJ6fD8gE2kA9sQ deploy@ci",
+    "The sha256 of the export is 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08.",
+    "The run id is 6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f.",
+    "Der Token läuft nach 90 Tagen ab.",
+    "Le jeton expire au bout de 90 jours.",
+    "El token caduca a los 90 días.",
+    "Reset the PIN in the admin console, never in chat.",
+    "The API key lives in Secrets Manager under prod/fivetran.",
+    "Sign in with Okta, then pick the ANALYST role.",
+    "The prompt asks for the MFA code from the app.",
+    "Connect with psql -h db.internal -U etl_runner and enter the password when asked.",
+    "etl_runner, dbt_prod and LOADER are the service users.",
+    "Users: reporting@client.example / read-only, no write access.",
+    "The secret is to run dbt seed before dbt build.",
+    "Kennwort vergessen? Das Zurücksetzen dauert 10 Minuten.",
+    "El archivo se abre con Excel 2019 o LibreOffice 7.5.",
+    "Bearer tokens expire after 3600 seconds.",
+    "token_limit: 8192",
+]
+
+
 def secret_cases() -> list[Case]:
     """Positive: notes holding a secret of each type. Negative: the legitimate lessons and near misses."""
     rng = random.Random(SEED + 1)
@@ -736,8 +885,10 @@ def secret_cases() -> list[Case]:
                 after = rng.sample(lessons, rng.randint(0, 2))
                 text = "\n\n".join([*before, core, *after])
             cases.append(Case(text, True, kind))
+    cases += prose_secret_cases()
     cases += [Case(t, False, "legitimate lesson") for t in _legitimate_lessons()]
     cases += [Case(t, False, "near miss") for t in SECRET_NEAR_MISSES]
+    cases += [Case(t, False, "near miss (prose)") for t in PROSE_NEAR_MISSES]
     return cases
 
 
@@ -1373,6 +1524,9 @@ TRICKY_TERMS = [
     ClientTerm("analytics-prod", "dataset", "Zeta Widgets"),
     ClientTerm("Müller & Söhne", "client name", "Müller & Söhne"),
     ClientTerm("bookkeeping", "table", "Zeta Widgets"),  # in the qualified list, but bare: counts only qualified
+    # Two clients with a dataset of the same name (issue 9 s.4).
+    ClientTerm("shared_events", "dataset", "Acme"),
+    ClientTerm("shared_events", "dataset", "Zeta Widgets"),
 ]
 
 CLIENT_NEAR_MISSES = [
@@ -1556,8 +1710,65 @@ def client_cases() -> list[Case]:
         ("Rows land in zw\u00adraw", "zw_raw"), ("Query finance.bookkeeping", "bookkeeping"),
     ]:
         cases.append(Case(text, True, "tricky", note=value))
+    # Names written in ways the registry does not spell them (issue 9 s.4), on generated clients.
+    for i in range(90):
+        name, _detail = rng.choice(clients)
+        how = ["spaced letters", "hyphenated letters", "plural", "plural possessive", "base64"][i % 5]
+        first = name.split()[0]
+        shown = {
+            "spaced letters": " ".join(first.upper()) + " " + " ".join(name.split()[1:]),
+            "hyphenated letters": "-".join(first.lower()) + " " + " ".join(name.split()[1:]),
+            "plural": f"the {name}s",
+            "plural possessive": f"the {name}s' models",
+            "base64": base64.b64encode(f"notes from {name}".encode()).decode().rstrip("="),
+        }[how]
+        sentence = rng.choice(_CLIENT_SENTENCES).format(x=shown)
+        cases.append(Case(sentence, True, f"client name: {how}", note=name))
     cases += [Case(t, False, "legitimate lesson") for t in lessons]
-    cases += [Case(t, False, "near miss") for t in CLIENT_NEAR_MISSES]
+    cases += [Case(t, False, "near miss") for t in CLIENT_NEAR_MISSES + CLIENT_SPELLING_NEAR_MISSES]
+    return cases
+
+
+# Ordinary text that looks like a spelled, plural or encoded name but names no client.
+CLIENT_SPELLING_NEAR_MISSES = [
+    "Grades run A B C D; the dashboard colours them.",
+    "The S-Q-L linter spells out every keyword it flags.",
+    "Version 1.2.3 fixed the merge macro.",
+    "A stems table and a tides view are both fine.",
+    "Base64 of the manifest (bWFuaWZlc3Q) is only a cache key.",
+    "Use the Q W E R T Y layout note for keyboard shortcuts.",
+]
+
+
+@dataclass(frozen=True)
+class ProjectStoreCase:
+    """A note for one client's project store: ``positive`` means it names another client's detail."""
+
+    text: str
+    own_client: str
+    positive: bool
+    kind: str
+
+
+def client_project_cases() -> list[ProjectStoreCase]:
+    """Project-store notes: a client's own detail passes, another client's is refused (issue 9 s.4)."""
+    rng = random.Random(SEED + 7)
+    _terms, clients = _registry()
+    cases: list[ProjectStoreCase] = []
+    for i in range(120):
+        (own, own_detail), (other, other_detail) = rng.sample(clients, 2)
+        kind = ["client name", "project key", "repository", "dataset", "table", "distinctive table"][i % 6]
+        mine, theirs = rng.choice(own_detail[kind]), rng.choice(other_detail[kind])
+        if kind == "project key":
+            mine, theirs = f"{mine}-{rng.randint(1, 999)}", f"{theirs}-{rng.randint(1, 999)}"
+        sentence = rng.choice(_CLIENT_SENTENCES)
+        cases.append(ProjectStoreCase(sentence.format(x=mine), own, False, f"own {kind}"))
+        cases.append(ProjectStoreCase(sentence.format(x=theirs), own, True, f"other client's {kind}"))
+    # Two clients share a dataset name: in either client's project store it is that client's own.
+    shared = ClientTerm("shared_events", "dataset", "")
+    for own in ("Acme", "Zeta Widgets"):
+        cases.append(ProjectStoreCase(f"Query `{shared.term}` with a date filter.", own, False, "shared term"))
+    cases.append(ProjectStoreCase("Query `shared_events` and then zw_raw.", "Acme", True, "shared term + other's"))
     return cases
 
 

@@ -28,6 +28,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from . import secret_formats, secret_prose
+from .secret_values import is_placeholder, reference_end
+
 __all__ = [
     "SecretFinding",
     "detect_secrets_full_scan",
@@ -182,7 +185,7 @@ class _Engine:
             self.plugins.append(_Plugin(plugin, trigger))
 
         filters = [_Filter(f, frozenset(f.injectable_variables)) for f in get_filters()]
-        # The three stages of detect_secrets.core.scan._is_filtered_out, by required parameter.
+        # The three stages detect-secrets filters in, by the parameter each filter needs.
         self.line_filters = [f for f in filters if "line" in f.params]
         self.secret_filters = [f for f in filters if "secret" in f.params]
         self.context_filters = [f for f in filters if "context" in f.params]
@@ -222,6 +225,8 @@ class _Engine:
             for secret in entry.plugin.analyze_line(
                 filename=FILENAME, line=line, line_number=number, context=context
             ):
+                if is_placeholder(secret.secret_value or ""):
+                    continue  # a documented example key, "user:password@" in a URI template
                 common = {"filename": secret.filename, "secret": secret.secret_value, "plugin": entry.plugin}
                 if self._filtered(self.secret_filters, line=line, **common):
                     continue
@@ -293,22 +298,18 @@ def detect_secrets_scan(text: str) -> list[SecretFinding]:
 
 
 def detect_secrets_full_scan(text: str) -> list[SecretFinding]:
-    """detect-secrets' own line scan of ``text`` (every line, every plugin), for comparison.
+    """Every enabled detect-secrets plugin on every line of ``text``, with no prefilter: the reference
+    the prefiltered scan must equal.
 
-    This is ``detect_secrets.core.scan._process_line_based_plugins``, what ``scan_file`` runs on a
-    file's lines, with the same (process-wide) settings.
+    Built from detect-secrets' public parts only (``get_plugins``, ``get_filters``, each plugin's
+    ``analyze_line``), the same loop its file scan runs, so no private function of it is called.
     """
-    from detect_secrets.core.scan import _process_line_based_plugins
-
-    _engine()
+    engine = _engine()
     lines = _Note(text).lines
-    return sorted(
-        {
-            SecretFinding(s.type, s.line_number)
-            for s in _process_line_based_plugins(list(enumerate(lines, start=1)), filename=FILENAME)
-        },
-        key=_order,
-    )
+    found: set[SecretFinding] = set()
+    for number in range(1, len(lines) + 1):
+        found.update(SecretFinding(s.type, number) for s in engine.scan_line(lines, number, only_triggered=False))
+    return sorted(found, key=_order)
 
 
 def _order(f: SecretFinding) -> tuple[int, str]:
@@ -319,29 +320,6 @@ def _order(f: SecretFinding) -> tuple[int, str]:
 # Our own plugins: data-stack secrets detect-secrets lacks, and unquoted assignments
 # --------------------------------------------------------------------------------------------
 
-# What lessons write instead of a value: references, templates, placeholders.
-_REFERENCE = re.compile(
-    r"""^(?:\$|%|<|\{|\[|\(|@|\*{2,}|\.{3}|…)"""
-    r"""|env_var|environ|getenv|secret\(|vault[:/]|op://|arn:aws|secretsmanager|keyvault|ssm:""",
-    re.IGNORECASE,
-)
-_PLACEHOLDER_WORDS = (
-    "your",
-    "example",
-    "placeholder",
-    "redacted",
-    "changeme",
-    "change_me",
-    "dummy",
-    "sample",
-    "xxxx",
-    "fake",
-    "notreal",
-    "not_real",
-    "todo",
-    "tbd",
-    "here",
-)
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 _PATHLIKE = re.compile(r"^(?:~|\.{1,2})?/|\.(?:json|p8|pem|key|yml|yaml|txt|env|ini|cfg|md|sql|py)$", re.I)
 _PROSE_VALUES = frozenset(
@@ -362,15 +340,26 @@ def _entropy(value: str) -> float:
 
 
 def _not_a_value(value: str) -> bool:
-    """References, placeholders, env var names and paths: what lessons write instead of secrets."""
-    lower = value.lower()
+    """Placeholders, references, env var names and paths: what lessons write instead of secrets.
+
+    Only a value that is one of these *whole* counts: a password with "here" inside it, or one that
+    starts with ``$``, ``@`` or ``(``, is still a password.
+    """
     return (
-        bool(_REFERENCE.search(value))
-        or any(word in lower for word in _PLACEHOLDER_WORDS)
+        is_placeholder(value)
         or bool(_ENV_NAME.fullmatch(value))
         or bool(_PATHLIKE.search(value))
-        or len(set(lower)) <= 2
+        or len(set(value.lower())) <= 2
     )
+
+
+def _reference_at(text: str, start: int) -> bool:
+    """A reference or placeholder written whole from ``start`` (``{{ env_var('X') }}``, ``$(op read ...)``).
+
+    The value a rule cut at the first space or quote may be only the start of one.
+    """
+    end = reference_end(text, start)
+    return end is not None and (end >= len(text) or not (text[end].isalnum() or text[end] in "_-"))
 
 
 def _password_like(value: str, in_code: bool) -> bool:
@@ -425,7 +414,9 @@ def _regex_rule(
             return
         for m in compiled.finditer(note.text):
             value = m.group(group)
-            if value and (check is None or check(value)):
+            if not value or is_placeholder(value) or _reference_at(note.text, m.start(group)):
+                continue  # a provider's documented example key (AWS's ends in EXAMPLE) is not a key
+            if check is None or check(value):
                 yield _Span(m.start(group), m.end(group), secret_type)
 
     rule.__name__ = secret_type
@@ -513,6 +504,8 @@ def _assignments(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]
             word = m.group("word").lower()
             if _NAMES_ITSELF.fullmatch(value.lower()) or value.lower() == m.group("key").lower():
                 continue  # credentials=credentials, password=self.password: a variable, not a value
+            if _reference_at(line, m.start("value")):
+                continue  # {{ env_var('X') }}, $(op read ...): where the value comes from
             code = in_code(offset)
             is_password = word.startswith(("pass", "pw"))
             if is_password:
@@ -550,6 +543,8 @@ def _assignments(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]
             is_password = m.group("word").lower().startswith("pass")
             if m.group("verb") is None:
                 is_password = False  # no "is": only a random-looking value counts ("password reset" does not)
+            if _reference_at(line, m.start("value")):
+                continue
             if _password_like(value, False) if is_password else _token_like(value):
                 start = offset + m.start("value")
                 yield _Span(start, start + len(value), "Password" if is_password else "Secret Assignment")
@@ -569,7 +564,7 @@ def _url_credentials(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_S
         return
     for m in _URL_CREDENTIALS.finditer(note.text):
         password = m.group("password")
-        if _not_a_value(password) or password.lower() in ("password", "pass", "passwd", "pwd", "secret"):
+        if _not_a_value(password) or _reference_at(note.text, m.start("password")) or password.lower() in ("password", "pass", "passwd", "pwd", "secret"):
             continue
         if password.isdigit() and len(password) <= 5:  # host:port, not user:password
             continue
@@ -655,7 +650,7 @@ def _cells(line: str) -> list[str]:
 
 
 def _table_cell_secret(header: str, value: str) -> bool:
-    if not value or " " in value:
+    if not value or " " in value or _reference_at(value, 0):
         return False
     if header.startswith(("pass", "pwd")) or " pass" in header or "_pass" in header or "-pass" in header:
         return _password_like(value, True)
@@ -732,7 +727,7 @@ def _cli_passwords(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Spa
         return
     for m in _CLI_PASSWORD.finditer(note.text):
         group = next(g for g in ("a", "b", "c") if m.group(g))
-        if not _not_a_value(m.group(group)):
+        if not _not_a_value(m.group(group)) and not _reference_at(note.text, m.start(group)):
             yield _Span(m.start(group), m.end(group), "Password")
 
 
@@ -757,6 +752,10 @@ def _random_token(value: str) -> bool:
     )
 
 
+_FINGERPRINT_BEFORE = re.compile(r"(?i)(?:sha\d{1,3}|md5):$")
+_PUBLIC_KEY_LINE = re.compile(r"(?i)\b(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-\S+|fingerprint|public key)\b")
+
+
 def _bare_tokens(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
     # Random tokens are rare in lessons: find them first, then look for a secret word around each.
     for m in _BARE_TOKEN.finditer(note.text):
@@ -767,8 +766,22 @@ def _bare_tokens(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]
         column = m.start() - note.starts[number - 1]
         if column > 0 and line[column - 1] == "/" or _IN_URL.search(line, max(0, column - 300), column):
             continue  # a segment of a URL or a path, such as a document id
+        if _FINGERPRINT_BEFORE.search(line, max(0, column - 12), column) or _PUBLIC_KEY_LINE.search(line):
+            continue  # a public key's fingerprint or body: shown, not kept secret
         if _SECRET_WORD.search("\n".join(note.lines[max(0, number - 3) : number]).lower()):
             yield _Span(m.start(), m.end(), "Secret Assignment")
+
+
+def _prose(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
+    """Credentials written in prose (English, German, French, Spanish): see ``secret_prose``."""
+    for start, end, kind in secret_prose.prose_spans(note.text, note.lower, note.lines, note.starts):
+        yield _Span(start, end, kind)
+
+
+def _known_formats(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
+    """Provider formats from the maintained rule set (Kingfisher's): see ``secret_formats``."""
+    for f in secret_formats.scan_formats(note.text):
+        yield _Span(f.start, f.end, f.type)
 
 
 _RULES: tuple[Rule, ...] = (
@@ -844,6 +857,15 @@ _RULES: tuple[Rule, ...] = (
     _yaml_and_sql_passwords,
     _cli_passwords,
     _bare_tokens,
+    _regex_rule(
+        # Neither rule set knows the webhook URL: its last path segment is the secret.
+        "Discord Webhook URL",
+        ("/webhooks/",),
+        r"https://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api/webhooks/\d{5,25}/([A-Za-z0-9_\-]{40,100})",
+        group=1,
+    ),
+    _prose,
+    _known_formats,
 )
 
 _FENCE = re.compile(r"^[ \t]{0,3}(?:```|~~~)", re.MULTILINE)

@@ -1,0 +1,249 @@
+"""What a value looks like: a placeholder, or a password, passphrase or token.
+
+Two questions every secret rule asks of the value it found, answered once here:
+
+- ``is_placeholder``: is the *whole* value a stand-in (``<password>``, ``${SNOWFLAKE_PASSWORD}``,
+  ``changeme``, ``xxxx``, ``YOUR_API_KEY``, ``{{ env_var('X') }}``, a provider's documented example
+  key)? A value that merely contains a placeholder word, or starts with ``$``, ``@`` or ``(``, is
+  not one: ``Tr0ub4dor-here!`` and ``$ecretPass99`` are passwords.
+- ``password_shaped`` / ``token_shaped``: does the value have the shape of a credential (letters
+  mixed with digits or symbols, a passphrase of words and digits such as ``maple.cinder.otter31``,
+  a long high-entropy run), rather than of a word, a number, a version, a date, a path, a URL,
+  an e-mail address, an identifier or a hash?
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+__all__ = [
+    "entropy",
+    "is_placeholder",
+    "password_shaped",
+    "reference_end",
+    "token_shaped",
+]
+
+
+def entropy(value: str) -> float:
+    """Shannon entropy of ``value`` in bits per character."""
+    if not value:
+        return 0.0
+    counts: dict[str, int] = {}
+    for ch in value:
+        counts[ch] = counts.get(ch, 0) + 1
+    n = len(value)
+    return -sum(c / n * math.log2(c / n) for c in counts.values())
+
+
+# A reference written where a value would go, matched from the value's first character. The value
+# is a placeholder only when one of these covers all of it.
+_REFERENCE_AT = re.compile(
+    r"""\$\{[^{}\n]{1,200}\}"""  # ${SNOWFLAKE_PASSWORD}, ${{ secrets.X }} (inner braces below)
+    r"""|\$\{\{[^\n]{1,200}?\}\}"""
+    r"""|\$\([^()\n]{1,300}\)"""  # $(op read op://...)
+    r"""|\$(?:[A-Z_][A-Z0-9_]*|[a-z_]+)(?![A-Za-z0-9_])"""  # $API_TOKEN, $token; never $ecretPass99
+    r"""|%\(\w+\)s|%[A-Z_][A-Z0-9_]*%|\$env:[A-Za-z_]\w*"""
+    r"""|\{\{[^\n]{1,200}?\}\}|\{%[^\n]{1,200}?%\}|\{[A-Za-z_][\w.\-]{0,60}\}"""
+    r"""|<[^<>\n]{1,80}>"""  # <password>, <your key here>
+    r"""|\[[A-Za-z _:\-]{1,60}\]"""  # [REDACTED:Password], [your token]
+    r"""|@Microsoft\.KeyVault\([^()\n]{1,300}\)"""
+    r"""|(?:op|vault|secret|secrets|ssm|sm|awssm|gcpsm|azkv)://[^\s"'`]+"""
+    r"""|arn:aws:(?:secretsmanager|ssm|kms):[^\s"'`]+"""
+    # A function call or lookup that fetches the value: env_var('X'), os.environ["X"], get_secret(...).
+    r"""|[A-Za-z_][\w.]{0,60}\((?:[^()\n]|\([^()\n]*\)){0,200}\)"""
+    r"""|(?:os\.)?environ(?:\.get)?\[[^\]\n]{1,80}\]"""
+)
+
+
+def reference_end(text: str, start: int) -> int | None:
+    """Where a reference that starts at ``text[start]`` ends, or None if none starts there."""
+    m = _REFERENCE_AT.match(text, start)
+    return m.end() if m else None
+
+
+# Parts a placeholder is written with ("your_api_key_here", "INSERT-TOKEN", "change-me").
+_STAND_IN_PARTS = frozenset(
+    "your yours my the a an insert put paste enter replace with type here goes this that real actual own "
+    "api key keys token tokens secret secrets password passwords pass passwd pwd passphrase pin value id "
+    "user username name client access app db database account service auth bearer value_here new old "
+    "me change changeme changeit redacted placeholder dummy example sample fake notreal not test xyz abc "
+    "tbd todo foo bar baz demo".split()
+)
+# Parts that make a value a stand-in at all (without one, "api_key" alone is an identifier name).
+_MARKER_PARTS = frozenset(
+    "your yours my insert put paste enter replace here goes real actual own change changeme changeit "
+    "redacted placeholder dummy example sample fake notreal tbd todo foo bar baz xyz abc demo".split()
+)
+# Whole values that stand for a secret without holding one.
+_STAND_IN_WORDS = frozenset(
+    "password passwd passw0rd pass pwd secret token key apikey api_key changeme changeit change_me "
+    "redacted placeholder dummy example sample fake notreal none null nil empty n/a na tbd todo "
+    "test "
+    # Where the value is kept, named in its place: "password: 1Password".
+    "1password lastpass bitwarden keepass keepassxc keychain vault".split()
+)
+_FILLER = re.compile(r"^(?:x{3,}|X{3,}|\*{3,}|#{3,}|\.{3,}|…+|_{3,}|-{3,}|0{6,}|•{3,}|\?{3,})$")
+_PARTS = re.compile(r"[^A-Za-z0-9]+")
+# The providers' documented example keys: AWS's end in EXAMPLE or EXAMPLEKEY, others spell out a
+# run of Xs or zeros in place of the key body ("AC" + 32 "X"s for Twilio, "sk_live_" + "0"s).
+_DOCUMENTED_EXAMPLE = re.compile(r"(?:EXAMPLE(?:KEY)?|[Ee]xample[Kk]ey)$|X{8,}|x{12,}|0{12,}|\*{6,}")
+_QUOTES = "\"'`"
+
+
+def is_placeholder(value: str) -> bool:
+    """Whether the whole of ``value`` stands in for a secret without holding one."""
+    v = value.strip().strip(_QUOTES).strip()
+    if not v:
+        return True
+    end = reference_end(v, 0)
+    if end is not None and end == len(v):
+        return True
+    if _FILLER.match(v) or _DOCUMENTED_EXAMPLE.search(v):
+        return True
+    lower = v.lower()
+    if lower in _STAND_IN_WORDS:
+        return True
+    parts = [p for p in _PARTS.split(lower) if p]
+    if not parts:
+        return True  # only symbols: "***", "---"
+    if all(p in _STAND_IN_PARTS or _FILLER.match(p) for p in parts) and any(
+        p in _MARKER_PARTS or _FILLER.match(p) for p in parts
+    ):
+        return True
+    # YOURAPIKEY, yourPasswordHere, MyToken: a run of stand-in words written together.
+    camel = [p.lower() for p in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", v)]
+    joined = "".join(camel)
+    return bool(camel) and joined == re.sub(r"[^a-z]", "", lower) and _all_stand_in(joined)
+
+
+def _all_stand_in(run: str) -> bool:
+    """Whether a run of letters splits into stand-in words, at least one of them a marker."""
+    # reach[i]: None if run[:i] cannot be split; else whether some split of it holds a marker.
+    reach: list[bool | None] = [None] * (len(run) + 1)
+    reach[0] = False
+    for i in range(len(run)):
+        if reach[i] is None:
+            continue
+        for j in range(i + 1, min(len(run), i + 12) + 1):
+            word = run[i:j]
+            if word in _STAND_IN_PARTS:
+                marked = bool(reach[i]) or word in _MARKER_PARTS
+                reach[j] = marked or bool(reach[j])
+    return bool(reach[len(run)])
+
+
+# --------------------------------------------------------------------------------------------
+# Shapes
+# --------------------------------------------------------------------------------------------
+
+_SEPARATORS = "._-+"
+_EMAIL = re.compile(r"^[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+$")
+_VERSION = re.compile(r"^[vV]?\d+(?:[._]\d+)+(?:[-+._]?[A-Za-z]+\d*)?$")
+_DATE_TIME = re.compile(r"^\d{1,4}[-/.:]\d{1,2}(?:[-/.:T ]\d{1,4})*(?:Z|[+-]\d{2}:?\d{2})?$")
+_NUMBER_UNIT = re.compile(r"^[~≈<>]?\d+(?:[.,]\d+)?(?:[A-Za-z%]{1,5}|[kKmMgGtT][bB]?)?$")
+_PATH = re.compile(r"^(?:~|\.{1,2})?/|^[A-Za-z]:\\|\\\\|^\w+(?:/[\w.\-*]+)+/?$")
+_FILE_NAME = re.compile(
+    r"\.(?:json|p8|p12|pem|key|crt|cer|yml|yaml|txt|env|ini|cfg|conf|toml|md|sql|py|sh|csv|parquet|zip|gz|kdbx|jks)$",
+    re.I,
+)
+_ENV_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
+_IDENTIFIER = re.compile(r"^[a-z][a-z0-9]*(?:[_.\-][a-z][a-z0-9]*)*$")  # read_only, dbt_prod, etl-user
+_HEX = re.compile(r"^[0-9a-fA-F]+$")
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+# Technical words with digits that prose uses as values: "the password is base64-encoded", "sha256".
+_TECH_WORD = re.compile(
+    r"^(?:base\d{2}|sha\d{0,3}|md\d|utf-?\d{1,2}(?:mb\d)?|hs\d{3}|rs\d{3}|es\d{3}|aes-?\d{3}|rsa-?\d{3,4}|"
+    r"ed25519|x509|pkcs\d{1,2}|oauth\d?|s3|ec2|k8s|tls\d?(?:\.\d)?|ssl\d?|ipv[46]|http[s2]?|v\d+|p\d{1,2}|"
+    r"2fa|mfa|totp|[a-z]{1,4}\d{1,2})$",
+    re.I,
+)
+_WORDS_AND_DIGITS = re.compile(
+    r"^[A-Za-z]{2,}(?:[._\-+][A-Za-z]{2,})+[._\-+]?\d+$|^(?:[A-Za-z]{2,}[._\-+]){2,}\w+$"
+)
+
+
+def _classes(value: str) -> tuple[bool, bool, bool, bool, bool]:
+    lower = any(c.islower() for c in value)
+    upper = any(c.isupper() for c in value)
+    digit = any(c.isdigit() for c in value)
+    symbol = any(not c.isalnum() and c not in _SEPARATORS for c in value)
+    sep = any(c in _SEPARATORS for c in value)
+    return lower, upper, digit, symbol, sep
+
+
+def _looks_like_something_else(v: str) -> bool:
+    """A value of another kind: a URL, a path, a file name, an e-mail, a version, a date, a number."""
+    return bool(
+        "://" in v
+        or _EMAIL.match(v)
+        or _PATH.search(v)
+        or _FILE_NAME.search(v)
+        or _VERSION.match(v)
+        or _DATE_TIME.match(v)
+        or _NUMBER_UNIT.match(v)
+        or _ENV_NAME.match(v)
+        or _UUID.match(v)
+    )
+
+
+def password_shaped(value: str, *, strict: bool = False) -> bool:
+    """Whether ``value`` has the shape of a password or passphrase.
+
+    Letters mixed with digits or symbols (``Tulip&4471qPz``, ``hT7vQm2Lx9sW``), or words joined by
+    separators ending in digits (``maple.cinder.otter31``). A word, a number, an identifier
+    (``read_only``), a technical word (``base64``), a version, a date, a path, an e-mail address or
+    a placeholder is not. ``strict`` asks for more (used where the context is weaker: a pair of
+    values next to a login rather than after a credential noun).
+    """
+    v = value.strip(_QUOTES)
+    if len(v) < 6 or len(v) > 128 or is_placeholder(v) or _looks_like_something_else(v):
+        return False
+    if any(c.isspace() for c in v):
+        return False
+    lower, upper, digit, symbol, sep = _classes(v)
+    letters = lower or upper
+    if not letters:
+        return False  # digits and punctuation only: a number, a date, an id
+    parts = [p for p in re.split(r"[._\-+]", v) if p]
+    if all(_TECH_WORD.match(p) or p.isalpha() for p in parts) and not symbol:
+        # Words and technical words only ("base64-encoded", "read_only", "Tulip-Orange"): no digit run of its own.
+        if not (digit and _WORDS_AND_DIGITS.match(v)):
+            return False
+    if _WORDS_AND_DIGITS.match(v) and digit:
+        return True  # a passphrase: maple.cinder.otter31
+    if _IDENTIFIER.match(v) and not digit:
+        return False
+    if _HEX.match(v) and not strict:
+        return len(v) >= 8 and digit and any(c.isalpha() for c in v)
+    kinds = sum((digit, symbol, upper and lower))
+    if strict:
+        return kinds >= 2 or (digit and symbol) or (digit and len(v) >= 10 and entropy(v) >= 3.0)
+    if digit and not symbol and not (upper and lower):
+        # letters and digits in one case: "etl2024" or "snowflake1" are weak passwords, "python3" a word
+        return len(v) >= 8 and sum(c.isdigit() for c in v) >= 2 and entropy(v) >= 2.5
+    if upper and lower and not digit and not symbol:
+        # Mixed case alone: an inner capital after a lower-case letter, not Title Case words.
+        return (
+            bool(re.search(r"[a-z][A-Z]", v))
+            and not re.fullmatch(r"(?:[A-Z][a-z]+)+", v)
+            or len(v) >= 12
+            and entropy(v) >= 3.5
+        )
+    return kinds >= 1
+
+
+def token_shaped(value: str) -> bool:
+    """Whether ``value`` looks like a key or token: a long, high-entropy run of hex or base64."""
+    v = value.strip(_QUOTES).rstrip("=")
+    if len(v) < 16 or is_placeholder(value) or _looks_like_something_else(v) or _UUID.match(v):
+        return False
+    if not re.fullmatch(r"[A-Za-z0-9+/_\-.~]+", v):
+        return False
+    lower, upper, digit, _symbol, _sep = _classes(v)
+    if _HEX.match(v):
+        return len(v) >= 32 and digit and entropy(v) >= 3.0
+    if not digit and not (upper and lower):
+        return False
+    return (digit and (upper or lower)) and entropy(v) >= 3.5 and len(v) >= 20 or entropy(v) >= 4.0
