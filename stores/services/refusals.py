@@ -39,7 +39,10 @@ def recording_refusals(work: Callable[[], T]) -> T:
     losing text a refusal or a path conflict carries (kept aside once). Only the outermost boundary
     records, so a service called inside another service's transaction never records a refusal that
     the outer rollback would erase, and no caller has to catch and re-raise to keep the record.
-    The error leaves with the set-aside's id in ``details``.
+    The error leaves with the set-aside's id in ``details``. A caller holding a transaction of its
+    own gets the record inside it (written after the service's savepoint rolled back), so a caller
+    that catches the refusal and commits keeps it; one that lets the refusal roll back its whole
+    transaction undoes the record with everything else it did.
     """
     if _boundary_open.get():
         with transaction.atomic():
