@@ -8,11 +8,14 @@ copies itself, which must name every model field that can hold memory text.
 from __future__ import annotations
 
 import hashlib
+import random
 import secrets
 import time
 
 import pytest
 from django.apps import apps
+from django.contrib.postgres.fields import ArrayField, HStoreField
+from django.contrib.postgres.search import SearchVectorField
 from django.db import connection, models
 from django.utils import timezone
 
@@ -85,7 +88,11 @@ NOT_MEMORY_TEXT: dict[str, set[str]] = {
     # Follow-up tasks carry ids only.
     "schedule.OutboxMessage": {"last_error", "kwargs", "task_name"},
 }
-TEXT_FIELDS = (models.CharField, models.TextField, models.JSONField, models.BinaryField)
+# Every kind of field that can hold text: a search index's tsvector holds its lexemes.
+TEXT_FIELDS = (
+    models.CharField, models.TextField, models.JSONField, models.BinaryField, SearchVectorField, ArrayField,
+    HStoreField,
+)
 
 
 def test_every_model_field_that_can_hold_memory_text_is_on_the_redaction_list():
@@ -117,12 +124,12 @@ def sha(text: str) -> str:
 
 
 def text_columns() -> list[tuple[str, str]]:
-    """Every column of every table in the database that can hold text (JSON included)."""
+    """Every column of every table in the database that can hold text (JSON, arrays and tsvector included)."""
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT table_name, column_name FROM information_schema.columns "
             "WHERE table_schema = current_schema() "
-            "AND data_type IN ('text', 'character varying', 'character', 'json', 'jsonb', 'bytea') "
+            "AND data_type IN ('text', 'character varying', 'character', 'json', 'jsonb', 'bytea', 'tsvector', 'ARRAY') "
             "ORDER BY table_name, column_name"
         )
         return list(cursor.fetchall())
@@ -151,6 +158,15 @@ def _is_bytea(cursor, table: str, column: str) -> bool:
     return cursor.fetchone()[0] == "bytea"
 
 
+def toast_chunks(table: str) -> int:
+    """How many chunks the table's TOAST table holds (its long values, stored out of line)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT reltoastrelid::regclass::text FROM pg_class WHERE relname = %s", [table])
+        toast = cursor.fetchone()[0]
+        cursor.execute(f"SELECT count(*) FROM {toast}")
+        return cursor.fetchone()[0]
+
+
 def last_vacuums() -> dict[str, object]:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_stat_clear_snapshot()")
@@ -165,7 +181,12 @@ def _scene(world) -> tuple[Memory, list[str], list[str]]:
     mark = "zqleft" + secrets.token_hex(6)
     store = world.project_store
     path = f"/issues/{mark}-export.md"
-    memory = f.make_memory(store, path, f"The {mark} export lands in raw.\n")
+    # A long note, stored out of line in TOAST, so the checks below read TOASTed values back.
+    rng = random.Random(mark)
+    long_note = " ".join(
+        "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 8))) for _ in range(500)
+    )
+    memory = f.make_memory(store, path, f"The {mark} export lands in raw.\n\n{long_note}\n")
     agent = f.agent_writer(world.agent)
     # A set-aside from a stale update, and one from a create that lost the path to this memory.
     make_set_aside(world, memory, f"The {mark} export lands in raw at 02:00.\n")
@@ -189,6 +210,7 @@ def _scene(world) -> tuple[Memory, list[str], list[str]]:
     # Before the redaction the copies are there, hashes included (the test would see them).
     before = columns_holding([mark, *hashes])
     assert {"stores_memory.content", "stores_setaside.text_sha256", "stores_setaside.base_sha256"} <= set(before)
+    assert toast_chunks("stores_memory") > 0 and toast_chunks("stores_historicalmemory") > 0
     return memory, [mark], hashes
 
 
