@@ -88,7 +88,8 @@ def refusal_json(item: Refusal) -> dict[str, Any]:
         "door": item.door,
         "reason_code": item.code,
         "message": item.message,
-        "content_sha256": item.content_sha256 or None,
+        # A keyed fingerprint (equal for resends of one text), never a plain hash of the refused text.
+        "content_fingerprint": item.content_fingerprint or None,
         "created_by": item.writer,
         "run_id": item.run_public_id or None,
         "times": item.times,
