@@ -1,7 +1,9 @@
 """A small TCP forwarder on 127.0.0.1 that a test can cut and restore, to stage an outage.
 
 ``cut()`` closes every forwarded connection and stops listening, so a new connection is refused
-at once (as when a database host goes away); ``restore()`` listens again on the same port.
+at once (as when a database host goes away); ``stall()`` drops them too but keeps accepting new
+ones and never answers (as when a host hangs or a firewall drops packets); ``restore()`` goes back
+to forwarding on the same port.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ class TcpProxy:
         self._listener: socket.socket | None = None
         self._open: set[socket.socket] = set()
         self._lock = threading.Lock()
-        self.port = self._listen(0)
+        self.stalled = False
         self.accepted = 0
+        self.port = self._listen(0)
 
     def _listen(self, port: int) -> int:
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -36,6 +39,10 @@ class TcpProxy:
                 client, _ = listener.accept()
             except OSError:
                 return  # cut
+            if self.stalled:  # hold the connection open, silent
+                with self._lock:
+                    self._open.add(client)
+                continue
             try:
                 upstream = socket.create_connection(self.target, timeout=5)
                 upstream.settimeout(None)
@@ -81,8 +88,21 @@ class TcpProxy:
         for s in sockets:
             self._close(s)
 
+    def stall(self) -> None:
+        """Drop every forwarded connection; accept new ones and never answer them."""
+        self.stalled = True
+        with self._lock:
+            sockets = list(self._open)
+        for s in sockets:
+            self._close(s)
+
     def restore(self) -> None:
-        """Listen again on the same port."""
+        """Forward again, listening on the same port."""
+        self.stalled = False
+        with self._lock:
+            sockets = list(self._open)
+        for s in sockets:  # connections held by a stall
+            self._close(s)
         if self._listener is None:
             self._listen(self.port)
 

@@ -118,3 +118,15 @@ def test_an_outage_answers_503_with_retry_after_and_the_sdk_retries_through_it(c
     assert sdk.beta.memory_stores.memories.retrieve(made.id, memory_store_id=sid).content == (
         "Written while the database was away.\n"
     )
+
+
+def test_a_database_that_hangs_answers_503_within_the_connect_timeout(console, world):
+    """A host that accepts and never answers: the console gives up after DB_CONNECT_TIMEOUT, not never."""
+    proxy, url = console
+    headers = {"authorization": f"Bearer {world.agent_token}"}
+    proxy.stall()
+    response = httpx.get(f"{url}/api/v1/memory_stores", headers=headers, timeout=20)
+    assert response.status_code == 503 and response.headers["retry-after"] == str(RETRY_AFTER)
+    assert response.json()["error"]["type"] == "overloaded_error"
+    proxy.restore()
+    assert httpx.get(f"{url}/api/v1/memory_stores", headers=headers, timeout=20).status_code == 200
