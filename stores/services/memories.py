@@ -252,7 +252,20 @@ def memory_update(
         if changed_path:
             conflict = _path_conflict(locked, new_path, exclude_pk=memory.pk)
             if conflict is not None:
-                _raise_conflict(conflict, new_path)
+                # The new text was meant for this memory: kept aside against it, written on its saved copy.
+                kept = None
+                if changed_content:
+                    kept = {
+                        "memory_pk": memory.pk,
+                        "path": new_path,
+                        "text": content,
+                        "base_sha256": memory.content_sha256,
+                        "base_version_id": memory.head_version_id,
+                        "lost_to_version_id": memory.head_version_id,
+                        "writer_key": writer.key,
+                        "actor": writer.actor,
+                    }
+                _raise_conflict(conflict, new_path, set_aside=kept)
             memory.path = new_path
         if changed_content:
             memory.content = content

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from stores.errors import PathConflict
 from stores.models import Memory, SetAside
-from stores.services.memories import memory_create
+from stores.services.memories import memory_create, memory_update
 from tests import factories as f
 
 WRITERS = 8
@@ -147,3 +147,22 @@ def test_a_create_below_a_file_keeps_its_text_against_that_file(world, api):
     kept = SetAside.objects.get(public_id=error["details"]["set_aside_id"])
     assert kept.memory_id == file.pk and kept.path == "/data/orders.md/late.md"
     assert kept.text == "Late orders come in a second batch.\n"
+
+
+@pytest.mark.django_db
+def test_an_update_renaming_onto_a_taken_path_keeps_its_new_text(world):
+    store = world.project_store
+    f.make_memory(store, "/solutions/taken.md", "Someone else's note.\n")
+    mine = f.make_memory(store, "/solutions/mine.md", "My note.\n")
+    with pytest.raises(PathConflict) as exc:
+        memory_update(writer=f.agent_writer(world.agent), store=store, memory_id=mine.public_id,
+                      content="My note, rewritten.\n", path="/solutions/taken.md")
+    kept = SetAside.objects.get(public_id=exc.value.details["set_aside_id"])
+    assert kept.memory_id == mine.pk and kept.text == "My note, rewritten.\n" and kept.path == "/solutions/taken.md"
+    assert kept.base_sha256 == mine.content_sha256
+    assert Memory.objects.get(pk=mine.pk).content == "My note.\n"
+    # A rename alone loses no text: nothing kept.
+    with pytest.raises(PathConflict) as exc:
+        memory_update(writer=f.agent_writer(world.agent), store=store, memory_id=mine.public_id,
+                      path="/solutions/taken.md")
+    assert "set_aside_id" not in exc.value.details
