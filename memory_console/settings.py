@@ -119,6 +119,12 @@ DATABASES = {
         conn_max_age=env_int("DB_CONN_MAX_AGE", 0),
     )
 }
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    # A database that does not answer fails the request within seconds (503 with retry-after),
+    # instead of holding it; a connect_timeout given in DATABASE_URL wins.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", env_int("DB_CONNECT_TIMEOUT", 5))
+# What a 503 during a database outage tells clients to wait before retrying (the SDK honours it).
+DATABASE_RETRY_AFTER_SECONDS = env_int("DATABASE_RETRY_AFTER_SECONDS", 2)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [

@@ -7,4 +7,3 @@ class StoresConfig(AppConfig):
 
     def ready(self) -> None:
         from . import signals  # noqa: F401
-        from .console import redaction  # noqa: F401  (registers the console's redaction scrubbers)

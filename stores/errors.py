@@ -16,6 +16,10 @@ class ConsoleError(Exception):
         self.message = message
         self.code = code
         self.extra = extra or {}
+        # Said in ``error.details`` beside the reason code (a set-aside id, say).
+        self.details: dict[str, Any] = {}
+        # A losing text to keep aside once the refused change has rolled back (see services.refusals).
+        self.set_aside: dict[str, Any] | None = None
 
 
 class InvalidRequest(ConsoleError):

@@ -316,8 +316,10 @@ class SetAside(models.Model):
     memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="set_asides")
     path = models.CharField(max_length=1024)
     text = models.TextField(blank=True, default="")
+    # SHA-256 of the text and of the copy it was written on ("" for a lost create: no common
+    # ancestor). A redaction replaces both with keyed fingerprints (services.redaction).
     text_sha256 = models.CharField(max_length=64)
-    base_sha256 = models.CharField(max_length=64)
+    base_sha256 = models.CharField(max_length=64, blank=True)
     base_version_id = models.CharField(max_length=40, blank=True, default="")
     lost_to_version_id = models.CharField(max_length=40, blank=True, default="")
     created_by = models.JSONField(null=True, blank=True)
@@ -351,7 +353,10 @@ class Refusal(models.Model):
     operation = models.CharField(max_length=24)
     door = models.CharField(max_length=16, default="api")
     path = models.CharField(max_length=1100, blank=True, default="")
-    content_sha256 = models.CharField(max_length=64, blank=True, default="")
+    content_fingerprint = models.CharField(
+        max_length=64, blank=True, default="",
+        help_text="A keyed fingerprint of the refused text, to count resends; never the text or its plain hash.",
+    )
     code = models.CharField(max_length=40)
     message = models.TextField()
     created_at = models.DateTimeField(auto_now_add=True)
@@ -362,7 +367,7 @@ class Refusal(models.Model):
         ordering = ["-created_at", "-id"]
         constraints = [
             models.UniqueConstraint(
-                fields=["store", "writer_key", "path", "content_sha256", "code"], name="refusal_once"
+                fields=["store", "writer_key", "path", "content_fingerprint", "code"], name="refusal_once"
             )
         ]
 

@@ -296,15 +296,16 @@ class RefusalOut(serializers.Serializer):
     door = serializers.CharField(read_only=True)
     reason_code = serializers.CharField(source="code", read_only=True)
     message = serializers.CharField(read_only=True)
-    content_sha256 = serializers.SerializerMethodField()
+    # A keyed fingerprint (equal for resends of one text), never a plain hash of the refused text.
+    content_fingerprint = serializers.SerializerMethodField()
     created_by = ActorField(source="writer", allow_null=True)
     run_id = serializers.SerializerMethodField()
     times = serializers.IntegerField(read_only=True)
     created_at = TimestampField()
     last_seen_at = TimestampField()
 
-    def get_content_sha256(self, item) -> str | None:
-        return item.content_sha256 or None
+    def get_content_fingerprint(self, item) -> str | None:
+        return item.content_fingerprint or None
 
     def get_run_id(self, item) -> str | None:
         return item.run_public_id or None

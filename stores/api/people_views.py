@@ -9,7 +9,6 @@ from __future__ import annotations
 from rest_framework.response import Response
 
 from stores import selectors
-from stores.console import redaction  # noqa: F401  (registers the console's redaction scrubbers)
 from stores.errors import PermissionDenied
 from stores.models import Store
 from stores.services.memories import memory_restore

@@ -48,6 +48,7 @@ class Problem:
     code: str
     message: str
     passages: tuple[Passage, ...] = ()
+    set_aside_id: str = ""  # the person's text, kept aside when it lost to another memory
 
 
 def refused_passages(details: dict[str, Any], content: str, path: str = "") -> tuple[Passage, ...]:
@@ -71,9 +72,9 @@ def refused_passages(details: dict[str, Any], content: str, path: str = "") -> t
 def problem_of(exc: ConsoleError, content: str = "", path: str = "") -> Problem:
     """A service's refusal or error, with the passages of ``content`` it points at."""
     code = exc.code or exc.error_type
-    if isinstance(exc, Refused):
-        return Problem(code=code, message=exc.message, passages=refused_passages(exc.decision.details, content, path))
-    return Problem(code=code, message=exc.message)
+    kept = str(exc.details.get("set_aside_id", ""))
+    passages = refused_passages(exc.decision.details, content, path) if isinstance(exc, Refused) else ()
+    return Problem(code=code, message=exc.message, passages=passages, set_aside_id=kept)
 
 
 def _status(exc: ConsoleError) -> int:

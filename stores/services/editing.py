@@ -12,7 +12,6 @@ from stores.console_checks.request import Writer
 from stores.errors import InvalidRequest, NotFound, Refused
 from stores.models import Memory, SetAside, Store
 
-from .content import sha256_hex
 from .memories import memory_update
 
 REASON_MAX = 2000
@@ -92,9 +91,8 @@ def memory_edit(
     except Refused as refused:
         if refused.code != "stale_base":
             raise
-        set_aside = SetAside.objects.filter(
-            memory=memory, writer_key=writer.key, base_sha256=base, text_sha256=sha256_hex(content)
-        ).first()
+        # The refusal boundary kept the text aside and named it in the refusal's details.
+        set_aside = SetAside.objects.filter(public_id=refused.details.get("set_aside_id", "")).first()
         memory.refresh_from_db()
         return EditResult(memory=memory, changed=False, set_aside=set_aside)
     return EditResult(memory=saved, changed=changed)

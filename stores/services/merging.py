@@ -15,14 +15,14 @@ import difflib
 from dataclasses import dataclass, field
 
 import merge3
-from django.db import transaction
 from django.utils import timezone
 
 from stores.console_checks.request import Writer
-from stores.errors import Conflict, InvalidRequest, NotFound, Refused
+from stores.errors import Conflict, InvalidRequest, NotFound
 from stores.models import Memory, SetAside, SetAsideStatus, Store
 
 from .memories import memory_update
+from .refusals import recording_refusals
 from .set_asides import _open_set_aside
 
 SAVED_LABEL = "saved copy"
@@ -191,8 +191,8 @@ def set_aside_merge_save(
             "from each side, remove the markers, then save.",
             code="merge_unresolved",
         )
-    refused: Refused | None = None
-    with transaction.atomic():
+
+    def work() -> SetAside:
         set_aside = _open_set_aside(store, set_aside_id)  # locks the store row: no save can slip in
         memory = _mergeable(set_aside)
         if memory.content_sha256 != saved_sha256:
@@ -201,24 +201,20 @@ def set_aside_merge_save(
                 code="saved_copy_changed",
             )
         why = f"merged set-aside text {set_aside.public_id}" + (f": {reason}" if reason else "")
-        try:
-            memory, _changed = memory_update(
-                writer=writer,
-                store=store,
-                memory_id=memory.public_id,
-                content=text,
-                reason=why,
-                operation="set_aside_use",
-            )
-        except Refused as exc:
-            # memory_update recorded the refusal inside this transaction; keep it by leaving normally.
-            refused = exc
-        else:
-            set_aside.status = SetAsideStatus.USED
-            set_aside.resolved_by = writer.actor
-            set_aside.resolved_at = timezone.now()
-            set_aside.resolved_version_id = memory.head_version_id
-            set_aside.save(update_fields=["status", "resolved_by", "resolved_at", "resolved_version_id"])
-    if refused is not None:
-        raise refused
-    return set_aside
+        # A refusal rolls this whole transaction back and is recorded once, by the outer boundary.
+        memory, _changed = memory_update(
+            writer=writer,
+            store=store,
+            memory_id=memory.public_id,
+            content=text,
+            reason=why,
+            operation="set_aside_use",
+        )
+        set_aside.status = SetAsideStatus.USED
+        set_aside.resolved_by = writer.actor
+        set_aside.resolved_at = timezone.now()
+        set_aside.resolved_version_id = memory.head_version_id
+        set_aside.save(update_fields=["status", "resolved_by", "resolved_at", "resolved_version_id"])
+        return set_aside
+
+    return recording_refusals(work)

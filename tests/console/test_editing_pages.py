@@ -247,6 +247,11 @@ def test_new_file_path_taken_and_path_outside_folders(signed_in, scene):
     assert taken.status_code == 409
     body = taken.content.decode()
     assert "already exists" in body and f"/memories/{scene.live.public_id}/" in body and "Mine." in body
+    # A lost create keeps its text aside against the memory in the way, to merge two-way.
+    kept = SetAside.objects.get(memory=scene.live, text="Mine.\n")
+    assert f'href="/console/set-asides/{kept.public_id}/merge/">Merge</a>' in body
+    merge = carol.get(f"/console/set-asides/{kept.public_id}/merge/")
+    assert merge.context["result"].two_way and "two-way" in merge.content.decode()
     outside = carol.post(url, {"path": "/notes/x.md", "content": "Mine.\n", "reason": ""})
     assert outside.status_code == 400 and "path_outside_folders" in outside.content.decode()
     assert not Memory.objects.filter(store=scene.store, path="/notes/x.md").exists()

@@ -393,3 +393,19 @@ def test_merge_save_by_someone_without_rights_is_refused(world, scene):
                                  text="Merged.\n", saved_sha256=proposal.saved_sha256)
         assert caught.value.code == code
     assert SetAside.objects.get(pk=scene.set_aside.pk).status == "open"
+
+
+def test_a_lost_create_is_merged_two_way_onto_the_memory_it_lost_to(world, scene):
+    from stores.errors import PathConflict
+
+    writer = f.person_writer(world.contact)
+    with pytest.raises(PathConflict) as caught:
+        memory_create(writer=writer, store=scene.store, path=scene.live.path,
+                      content=scene.live.content + "A line from the lost create.\n")
+    set_aside_id = caught.value.details["set_aside_id"]
+    proposal = set_aside_merge_proposal(store=scene.store, set_aside_id=set_aside_id)
+    assert proposal.result.two_way and not proposal.result.conflicts
+    assert proposal.result.text == scene.live.content + "A line from the lost create.\n"
+    set_aside_merge_save(writer=writer, store=scene.store, set_aside_id=set_aside_id, text=proposal.result.text,
+                         saved_sha256=proposal.saved_sha256)
+    assert Memory.objects.get(pk=scene.live.pk).content.endswith("A line from the lost create.\n")
