@@ -3,8 +3,13 @@ an edit or a history revert there would skip the console's checks."""
 
 from __future__ import annotations
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils import timezone
 from simple_history.admin import SimpleHistoryAdmin
+
+from runs.retention import close_engagement
 
 from .models import (
     ApiToken,
@@ -76,12 +81,28 @@ class StandingDecisionInline(admin.StackedInline):
     fields = ("title", "text")
 
 
+@admin.action(description="Close engagement today (deletes every run record of the project)")
+def close_engagement_today(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[JiraProject]) -> None:
+    """Close each selected project's engagement today; a task deletes its run records after commit."""
+    today = timezone.localdate()
+    closed = []
+    for project in queryset.order_by("key"):
+        # An engagement that closed earlier keeps its date (its records are purged again all the same).
+        on = project.engagement_closed_on if project.engagement_closed_on and project.engagement_closed_on <= today else today
+        result = close_engagement(project, on=on, purge="task")
+        closed.append(f"{result.key} (closed on {result.closed_on.isoformat()})")
+    modeladmin.message_user(
+        request, f"Closed {', '.join(closed)}; their run records are being deleted.", messages.SUCCESS
+    )
+
+
 @admin.register(JiraProject)
 class JiraProjectAdmin(admin.ModelAdmin):
     list_display = ("key", "client", "engagement_closed_on")
     search_fields = ("key",)
     filter_horizontal = ("toolsets", "escalation_contacts")
     inlines = [StandingDecisionInline]
+    actions = [close_engagement_today]
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         """The engagement date's help says what setting it does (the model field has no help text)."""
@@ -97,8 +118,6 @@ class JiraProjectAdmin(admin.ModelAdmin):
         next hourly sweep."""
         super().save_model(request, obj, form, change)
         if "engagement_closed_on" in form.changed_data and obj.engagement_closed_on is not None:
-            from runs.retention import close_engagement  # runs imports stores; keep the admin's import lazy
-
             close_engagement(obj, on=obj.engagement_closed_on, purge="task")
 
 
