@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -107,9 +108,12 @@ MEMORY_FIELDS = ("pk", "public_id", "path", "content", "content_sha256", "size_b
                  "change_seq", "updated_at", "deleted_at", "deleted_by_person")
 
 
-def _memory_row(row: dict[str, Any], store_public_id: str) -> dict[str, Any]:
-    from stores.api.representations import ts
+def _wire_time(value: datetime | None) -> str | None:
+    """A time as the feed carries it (the API's format: UTC, microseconds, Z); selectors import no API code."""
+    return None if value is None else value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
+
+def _memory_row(row: dict[str, Any], store_public_id: str) -> dict[str, Any]:
     deleted = row["deleted_at"] is not None
     return {
         "id": row["public_id"],
@@ -121,7 +125,7 @@ def _memory_row(row: dict[str, Any], store_public_id: str) -> dict[str, Any]:
         "content_sha256": None if deleted else row["content_sha256"],
         "content_size_bytes": None if deleted else row["size_bytes"],
         "memory_version_id": row["head_version_id"],
-        "updated_at": ts(row["updated_at"]),
+        "updated_at": _wire_time(row["updated_at"]),
         "change_seq": row["change_seq"],
     }
 

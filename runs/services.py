@@ -7,6 +7,7 @@ repeated request or a second delivery of a task changes nothing twice.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import secrets
@@ -18,11 +19,17 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from jira_link.client import normalize_issue_key
+from jira_link.services import JiraUnavailable, ticket_lookup
+from stores.console_checks.detectors.secrets import redact
+from stores.console_checks.ports import TicketLookupFailed
 from stores.console_checks.reasons import Reason
 from stores.console_checks.request import Writer
+from stores.console_checks.who import pod_or_assigned
 from stores.errors import Conflict, InvalidRequest, NotFound, PermissionDenied
 from stores.models import HostedAgent, JiraProject, StandingDecision, Store, StoreKind, hash_token
 from stores.services.tokens import RUN_TOKEN_PREFIX
+from stores.services.version_hooks import VersionWritten
 
 from .codes import RunCode
 from .models import Run, RunRecord
@@ -42,6 +49,12 @@ def run_note_write(run: Run, version_id: str) -> None:
         pk=run.pk, lesson_prompted_at__isnull=False, lesson_answered_at__isnull=True,
         lesson_closed_unanswered_at__isnull=True,
     ).update(lesson_answered_at=timezone.now(), lesson_nothing_to_record=False, lesson_memory_version_id=version_id)
+
+
+def run_version_written(event: VersionWritten) -> None:
+    """The memory services' version hook (registered in ``RunsConfig.ready``): a run's version counts."""
+    if event.writer.run is not None:
+        run_note_write(event.writer.run, event.version_id)
 
 
 # Starting a run.
@@ -104,10 +117,6 @@ def _project_for_ticket(agent: HostedAgent, raw_key: Any) -> tuple[str, JiraProj
     says the ticket is assigned to it. Jira is always asked (to tell unknown tickets apart); when
     it cannot answer, the pod rule alone decides.
     """
-    from jira_link.client import normalize_issue_key
-    from jira_link.services import JiraUnavailable, ticket_lookup
-    from stores.console_checks.who import agent_in_pod_for
-
     if not isinstance(raw_key, str) or not raw_key.strip():
         raise InvalidRequest("`ticket_key` is required: the Jira key of the ticket, such as ACME-123.")
     key = normalize_issue_key(raw_key)
@@ -134,18 +143,24 @@ def _project_for_ticket(agent: HostedAgent, raw_key: Any) -> tuple[str, JiraProj
             f"{key} is in the Jira project {project_key}, which the console does not know.",
             code=RunCode.UNKNOWN_TICKET,
         )
-    if not agent_in_pod_for(agent, project):
+    def asked_already(_key: str):
+        # Jira was asked above; the rule gets that answer rather than asking again.
         if jira_error is not None:
+            raise TicketLookupFailed(str(jira_error))
+        return issue
+
+    refusal = pod_or_assigned(agent, project, key, asked_already)
+    if refusal is not None:
+        if refusal.why == "jira_unavailable":
             raise PermissionDenied(
                 f"{agent.name} is in no pod covering {project.key}, and Jira could not confirm that {key} is "
-                f"assigned to it ({jira_error}). Try again shortly.",
-                code=Reason.JIRA_UNAVAILABLE,
+                f"assigned to it ({refusal.detail}). Try again shortly.",
+                code=refusal.code,
             )
-        if not agent.jira_account_id or issue.assignee_account_id != agent.jira_account_id:
-            raise PermissionDenied(
-                f"{agent.name} is in no pod covering {project.key}, and Jira says {key} is not assigned to it.",
-                code=Reason.NOT_IN_POD_OR_ASSIGNED,
-            )
+        raise PermissionDenied(
+            f"{agent.name} is in no pod covering {project.key}, and Jira says {key} is not assigned to it.",
+            code=refusal.code,
+        )
     closed_on = project.engagement_closed_on
     if closed_on is not None and closed_on <= timezone.localdate():
         raise PermissionDenied(
@@ -309,8 +324,6 @@ def run_lesson_answer(*, run: Run, nothing_to_record: Any, why: Any) -> Run:
         )
     if not isinstance(why, str) or not why.strip():
         raise InvalidRequest("`why` is required: say in a sentence why the run left nothing worth recording.")
-    from stores.console_checks.detectors.secrets import redact
-
     why_text = redact(why.strip())[:WHY_MAX_CHARS]
     with transaction.atomic():
         locked = Run.objects.select_for_update().get(pk=run.pk)
@@ -383,10 +396,6 @@ def redact_events(events: list[Any]) -> list[Any]:
     document once more as indented JSON, where a key and its value share a line, so a password
     under a "password" key is caught the way it would be in a config file.
     """
-    import json
-
-    from stores.console_checks.detectors.secrets import redact
-
     cleaned = _redact_json(events, redact)
     text = json.dumps(cleaned, indent=1, ensure_ascii=False)
     again = redact(text)
@@ -415,8 +424,6 @@ def run_record_add(*, run: Run, transcript: Any = None, events: Any = None) -> R
             "and no new ones are kept.",
             code=RunCode.ENGAGEMENT_CLOSED,
         )
-    from stores.console_checks.detectors.secrets import redact
-
     return RunRecord.objects.create(
         run=run,
         project_id=run.project_id,

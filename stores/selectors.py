@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 
+from stores.access import stores_person_manages
 from stores.console_checks.request import Writer
 from stores.errors import NotFound
 from stores.models import Memory, Store, StoreKind
@@ -32,16 +33,7 @@ def stores_for_writer(writer: Writer) -> QuerySet[Store]:
 
 def stores_for_person(user) -> QuerySet[Store]:
     """Admins see every store; escalation contacts see their projects' stores."""
-    qs = Store.objects.select_related("project", "agent", "toolset")
-    if not user.is_active:
-        return qs.none()
-    if user.is_superuser:
-        return qs
-    from guardian.shortcuts import get_objects_for_user
-
-    return get_objects_for_user(
-        user, "stores.manage_store_memories", klass=qs, accept_global_perms=False, with_superuser=False
-    )
+    return stores_person_manages(user, Store.objects.select_related("project", "agent", "toolset"))
 
 
 def store_for_writer(writer: Writer, store_id: str) -> Store:

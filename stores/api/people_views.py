@@ -13,7 +13,6 @@ from django.conf import settings
 from django.utils import timezone
 from rest_framework.response import Response
 
-from stores.console import redaction  # noqa: F401  (registers the console's redaction scrubbers)
 from stores.console_checks.when import PATH_FINGERPRINT_KEY
 from stores.errors import InvalidRequest, PermissionDenied
 from stores.models import Memory, Store

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from stores.models import Memory, Store
@@ -11,8 +11,6 @@ from stores.models import Memory, Store
 def ts(value: datetime | None) -> str | None:
     if value is None:
         return None
-    from datetime import UTC
-
     return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 

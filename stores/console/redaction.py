@@ -18,13 +18,9 @@ from django.db.models import Q
 
 from stores.models import Memory, Refusal
 from stores.services import redaction_hooks
+from stores.services.memories import snapshot_cache_key
 
 REDACTED_QUOTE = "[REDACTED:memory]"
-
-
-def snapshot_cache_key(store_id: int) -> str:
-    """The cache key of a store's snapshot, as the memory services name it."""
-    return f"store-snapshot:{store_id}"
 
 
 def forget_cached_snapshot(*, memory: Memory, texts: Iterable[str], **_: object) -> None:
@@ -76,6 +72,3 @@ def register_hooks() -> None:
     for hook in HOOKS:
         if hook not in redaction_hooks.HOOKS:
             redaction_hooks.register(hook)
-
-
-register_hooks()

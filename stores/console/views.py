@@ -33,7 +33,6 @@ from stores.services.memories import memory_delete, memory_restore
 from stores.services.redaction import memory_redact_all_versions
 from stores.services.set_asides import set_aside_dismiss, set_aside_use
 
-from . import redaction  # noqa: F401  (registers the console's redaction scrubbers)
 from .diffs import text_diff
 from .forms import DeleteForm, PathFilterForm, RedactForm
 from .markdown import render_markdown

@@ -11,10 +11,12 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from stores.console_checks.detectors.secrets import redact
 from stores.console_checks.pipeline import decide
 from stores.console_checks.request import ChangeRequest, Writer
 from stores.errors import InvalidRequest, NotFound, PathConflict, Refused
@@ -24,8 +26,14 @@ from stores.paths import segments_of
 
 from .content import first_line_of, sha256_hex
 from .refusals import refusal_record, set_aside_record
+from .version_hooks import VersionWritten, version_written
 
 T = TypeVar("T")
+
+
+def snapshot_cache_key(store_id: int) -> str:
+    """The cache key of a store's snapshot (a run checkout may hold one for a few seconds)."""
+    return f"store-snapshot:{store_id}"
 
 
 def _recording_refusals(fn: Callable[[], T]) -> T:
@@ -96,8 +104,6 @@ def _safe_reason(reason: str) -> str:
     """A person's reason, with any secret pasted into it replaced (it is kept with the version)."""
     if not reason:
         return ""
-    from stores.console_checks.detectors.secrets import redact
-
     return redact(reason)
 
 
@@ -116,10 +122,7 @@ def _save_version(memory: Memory, store: Store, writer: Writer, operation: str, 
     memory._change_reason = _safe_reason(reason) or None
     memory._history_user = writer.user if writer.is_person else None
     memory.save()
-    if writer.run is not None:
-        from runs.services import run_note_write
-
-        run_note_write(writer.run, memory.head_version_id)
+    version_written(VersionWritten(memory, store, writer, operation, memory.head_version_id))
 
 
 def _get_live(store: Store, memory_id: str, *, for_update: bool = True) -> Memory:
@@ -284,9 +287,8 @@ def memory_delete(
 
 def _after_commit_forget(memory: Memory) -> None:
     """Drop any cached copy of the store's listing so readers stop seeing the memory at once."""
-    from django.core.cache import cache
-
-    transaction.on_commit(lambda: cache.delete(f"store-snapshot:{memory.store_id}"))
+    key = snapshot_cache_key(memory.store_id)
+    transaction.on_commit(lambda: cache.delete(key))
 
 
 def deleted_memory(store: Store, memory_id: str) -> Memory:

@@ -9,9 +9,10 @@ from django.utils import timezone
 
 from stores.console_checks.request import ChangeRequest, Writer
 from stores.console_checks.when import PATH_FINGERPRINT_KEY, path_fingerprint
-from stores.errors import InvalidRequest, NotFound
+from stores.errors import InvalidRequest, NotFound, PermissionDenied
 from stores.models import Memory, SetAside, Store
 
+from . import redaction_hooks
 from .memories import _check, _lock, _recording_refusals
 
 logger = logging.getLogger(__name__)
@@ -19,13 +20,6 @@ logger = logging.getLogger(__name__)
 REDACTED_VERSION_FIELDS = {
     "content": "", "path": "", "content_sha256": "", "size_bytes": 0, "first_line": "", "delete_reason": "",
 }
-
-
-def _redact_hooks():
-    """Other apps' holders of memory text (run records, caches) register here to be scrubbed too."""
-    from stores.services import redaction_hooks
-
-    return redaction_hooks.HOOKS
 
 
 def memory_redact_all_versions(*, writer: Writer, store: Store, memory_id: str) -> Memory:
@@ -69,7 +63,7 @@ def memory_redact_all_versions(*, writer: Writer, store: Store, memory_id: str) 
             redacted_by=redacted_by, delete_reason="",
         )
         SetAside.objects.filter(memory=memory).update(text="", path="", status="dismissed")
-        for hook in _redact_hooks():
+        for hook in redaction_hooks.HOOKS:  # other apps' holders of memory text (run records, caches)
             hook(memory=memory, texts=[t for t in texts if t])
         logger.info("redacted all versions of memory %s in store %s", memory.public_id, locked.public_id)
         memory.refresh_from_db()
@@ -81,8 +75,6 @@ def memory_redact_all_versions(*, writer: Writer, store: Store, memory_id: str) 
 def version_redact(*, writer: Writer, store: Store, version_id: str):
     """Blank one version's text and path (admins, through the API). Repeating it changes nothing."""
     if not writer.is_admin:
-        from stores.errors import PermissionDenied
-
         raise PermissionDenied("Only console admins redact versions.", code="not_a_hosted_agent" if writer.is_person else "people_only")
     with transaction.atomic():
         version = Memory.history.filter(version_id=version_id, store_id=store.pk).first()

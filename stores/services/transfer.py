@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from stores.console_checks.detectors.secrets import redact
 from stores.console_checks.reasons import Reason
 from stores.console_checks.request import Writer
 from stores.console_checks.what_content import MAX_CONTENT_BYTES
@@ -62,9 +63,7 @@ class TransferResult:
 
     def refuse(self, path: str, code: str) -> None:
         # A file named after a secret must not print it back: the report goes to terminals and logs.
-        if code == "secret_detected":
-            from stores.console_checks.detectors.secrets import redact
-
+        if code == Reason.SECRET_DETECTED:
             path = redact(path)
         self.refused.append({"path": path, "error_code": code})
 
