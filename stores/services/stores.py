@@ -1,4 +1,10 @@
-"""Store changes through the API: console admins only. The four kinds are made by the console itself."""
+"""Stores: the four kinds the console makes itself, with what owns them, and shared stores that
+console admins create, change, archive and delete through the API.
+
+A project, an agent and a toolset each get their store when they are made, from every door
+(the registry's services the commands call, the admin, the demo seed): each door calls the
+``store_ensure_for_*`` service here, which makes the store once.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +16,56 @@ from django.utils import timezone
 
 from stores.console_checks.request import Writer
 from stores.errors import InvalidRequest, PermissionDenied
-from stores.models import Store, StoreKind
+from stores.models import HostedAgent, JiraProject, Store, StoreKind, Toolset
+
+
+def practice_store_ensure() -> Store:
+    """The one practice store; made by a migration and again after every flush."""
+    store = Store.objects.filter(kind=StoreKind.PRACTICE).first()
+    if store is None:
+        store = Store.objects.create(
+            kind=StoreKind.PRACTICE,
+            name="Practice",
+            description="Rittman Analytics patterns and house conventions. Read-only to agents.",
+        )
+    return store
+
+
+def store_ensure_for_project(project: JiraProject) -> Store:
+    """The project's store, made now if it has none yet (a project store: read-write to its pods' agents)."""
+    return Store.objects.get_or_create(
+        project=project,
+        defaults={
+            "kind": StoreKind.PROJECT,
+            "name": f"Project {project.key}",
+            "description": f"What agents have learned on the Jira project {project.key}.",
+        },
+    )[0]
+
+
+def store_ensure_for_agent(agent: HostedAgent) -> Store:
+    """The agent's own store, made now if it has none yet."""
+    return Store.objects.get_or_create(
+        agent=agent,
+        defaults={
+            "kind": StoreKind.AGENT,
+            "name": f"Agent {agent.name}",
+            "description": f"{agent.name}'s own lessons on tools, Wire commands and its role. No client detail.",
+        },
+    )[0]
+
+
+def store_ensure_for_toolset(toolset: Toolset) -> Store:
+    """The toolset's store (read-only to agents), made now if it has none yet."""
+    return Store.objects.get_or_create(
+        toolset=toolset,
+        defaults={
+            "kind": StoreKind.TOOLSET,
+            "name": f"Toolset {toolset.name}",
+            "description": f"Lessons true for every client on {toolset.name}. Read-only to agents.",
+        },
+    )[0]
+
 
 RESERVED_METADATA_KEYS = frozenset({"kind", "project_key", "agent", "toolset"})
 MAX_METADATA_PAIRS = 16
