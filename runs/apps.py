@@ -8,6 +8,7 @@ class RunsConfig(AppConfig):
     def ready(self) -> None:
         from stores.services import redaction_hooks, version_hooks
 
+        from . import tasks  # noqa: F401  (registers the tasks in every process: their names are not their module's)
         from .services import run_records_scrub_memory, run_version_written
 
         # A version written with a run's token counts for the run (and may answer its lesson prompt).
