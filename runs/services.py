@@ -31,7 +31,6 @@ from stores.models import HostedAgent, JiraProject, StandingDecision, Store, Sto
 from stores.services.tokens import RUN_TOKEN_PREFIX
 from stores.services.version_hooks import VersionWritten
 
-from .codes import RunCode
 from .models import Run, RunRecord
 
 logger = logging.getLogger(__name__)
@@ -121,7 +120,7 @@ def _project_for_ticket(agent: HostedAgent, raw_key: Any) -> tuple[str, JiraProj
         raise InvalidRequest("`ticket_key` is required: the Jira key of the ticket, such as ACME-123.")
     key = normalize_issue_key(raw_key)
     if key is None:
-        raise NotFound(f"{raw_key.strip()!r} is not a Jira ticket key.", code=RunCode.UNKNOWN_TICKET)
+        raise NotFound(f"{raw_key.strip()!r} is not a Jira ticket key.", code=Reason.UNKNOWN_TICKET)
     jira_error: JiraUnavailable | None = None
     issue = None
     try:
@@ -129,7 +128,7 @@ def _project_for_ticket(agent: HostedAgent, raw_key: Any) -> tuple[str, JiraProj
     except JiraUnavailable as exc:
         jira_error = exc
     if jira_error is None and issue is None:
-        raise NotFound(f"Jira does not know the ticket {key}.", code=RunCode.UNKNOWN_TICKET)
+        raise NotFound(f"Jira does not know the ticket {key}.", code=Reason.UNKNOWN_TICKET)
     project_key = issue.project_key if issue is not None else key.rsplit("-", 1)[0]
     project = JiraProject.objects.select_related("client").filter(key__iexact=project_key).first()
     if project is None:
@@ -141,7 +140,7 @@ def _project_for_ticket(agent: HostedAgent, raw_key: Any) -> tuple[str, JiraProj
             )
         raise NotFound(
             f"{key} is in the Jira project {project_key}, which the console does not know.",
-            code=RunCode.UNKNOWN_TICKET,
+            code=Reason.UNKNOWN_TICKET,
         )
     def asked_already(_key: str):
         # Jira was asked above; the rule gets that answer rather than asking again.
@@ -165,7 +164,7 @@ def _project_for_ticket(agent: HostedAgent, raw_key: Any) -> tuple[str, JiraProj
     if closed_on is not None and closed_on <= timezone.localdate():
         raise PermissionDenied(
             f"The engagement on {project.key} closed on {closed_on.isoformat()}; no new runs start on its tickets.",
-            code=RunCode.ENGAGEMENT_CLOSED,
+            code=Reason.ENGAGEMENT_CLOSED,
         )
     return key, project
 
@@ -186,7 +185,7 @@ def _refuse_if_client_busy(agent: HostedAgent, project: JiraProject) -> None:
             raise Conflict(
                 f"{agent.name} has an active run {other.public_id} on {other.ticket_key} for {other_client.name}, "
                 f"and {flagged.name} is worked one client at a time. End {other.public_id} first.",
-                code=RunCode.CLIENT_BUSY,
+                code=Reason.CLIENT_BUSY,
                 extra={"active_run_id": other.public_id},
             )
 
@@ -202,7 +201,7 @@ def run_start(*, writer: Writer, ticket_key: Any, host: Any = "") -> tuple[Run, 
         )
     if writer.run is not None:
         raise PermissionDenied(
-            "A run token cannot start another run; use the agent's own token.", code=RunCode.AGENT_TOKEN_REQUIRED
+            "A run token cannot start another run; use the agent's own token.", code=Reason.AGENT_TOKEN_REQUIRED
         )
     agent = writer.agent
     if not agent.active:
@@ -330,21 +329,21 @@ def run_lesson_answer(*, run: Run, nothing_to_record: Any, why: Any) -> Run:
         if locked.lesson_prompted_at is None:
             raise Conflict(
                 "This run was not asked for a lesson: only runs that hit trouble and saved nothing are asked.",
-                code=RunCode.NO_LESSON_PROMPT,
+                code=Reason.NO_LESSON_PROMPT,
             )
         if locked.lesson_answered_at is not None:
-            raise Conflict("The lesson prompt of this run was answered already.", code=RunCode.ALREADY_ANSWERED)
+            raise Conflict("The lesson prompt of this run was answered already.", code=Reason.ALREADY_ANSWERED)
         if locked.lesson_closed_unanswered_at is not None:
             raise Conflict(
                 "The lesson prompt of this run was closed unanswered after "
                 f"{settings.LESSON_PROMPT_TIMEOUT_HOURS} hours.",
-                code=RunCode.LESSON_PROMPT_CLOSED,
+                code=Reason.LESSON_PROMPT_CLOSED,
             )
         updated = Run.objects.filter(
             pk=locked.pk, lesson_answered_at__isnull=True, lesson_closed_unanswered_at__isnull=True
         ).update(lesson_answered_at=timezone.now(), lesson_nothing_to_record=True, lesson_why=why_text)
         if not updated:  # a lesson version landed between the read and the update
-            raise Conflict("The lesson prompt of this run was answered already.", code=RunCode.ALREADY_ANSWERED)
+            raise Conflict("The lesson prompt of this run was answered already.", code=Reason.ALREADY_ANSWERED)
         locked.refresh_from_db()
     return locked
 
@@ -422,7 +421,7 @@ def run_record_add(*, run: Run, transcript: Any = None, events: Any = None) -> R
         raise PermissionDenied(
             f"The engagement on {run.project.key} closed on {closed_on.isoformat()}; its run records are deleted "
             "and no new ones are kept.",
-            code=RunCode.ENGAGEMENT_CLOSED,
+            code=Reason.ENGAGEMENT_CLOSED,
         )
     return RunRecord.objects.create(
         run=run,
