@@ -13,6 +13,7 @@ from django.conf import settings
 from django.utils import timezone
 from rest_framework.response import Response
 
+from stores.console_checks.reasons import Reason
 from stores.console_checks.when import PATH_FINGERPRINT_KEY
 from stores.errors import InvalidRequest, PermissionDenied
 from stores.models import Memory, Store
@@ -73,7 +74,7 @@ class PeopleApiView(ApiView):
             raise PermissionDenied(
                 "Deleted memories are listed, restored and redacted by people (escalation contacts and "
                 "console admins), not by agents.",
-                code="people_only",
+                code=Reason.PEOPLE_ONLY,
             )
         return store
 

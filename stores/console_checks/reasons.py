@@ -51,7 +51,10 @@ class Reason(models.TextChoices):
     RUN_NOT_ENDED = "run_not_ended", "The run has not ended"
     RECORD_TOO_LARGE = "record_too_large", "The run record is larger than RUN_RECORD_MAX_BYTES"
 
-    # An import's report, for an error without a code of its own (named after its kind).
+    # An import's or export's report: a file it could not take or write, and an error without a
+    # code of its own (named after its kind).
+    NOT_A_REGULAR_FILE = "not_a_regular_file", "Not a regular file (a link, a device)"
+    WRITE_FAILED = "write_failed", "The file could not be written"
     PATH_CONFLICT = "path_conflict", "A memory or folder is in the way of the path"
     PRECONDITION_FAILED = "precondition_failed", "A precondition did not hold"
     NOT_FOUND = "not_found", "Not found"

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from stores.console_checks.detectors.secrets import redact
 from stores.console_checks.pipeline import decide
+from stores.console_checks.reasons import Reason
 from stores.console_checks.request import ChangeRequest, Writer
 from stores.errors import InvalidRequest, NotFound, PathConflict, Refused
 from stores.ids import new_version_id
@@ -55,7 +56,7 @@ def _lock(store: Store) -> Store:
 def _check(req: ChangeRequest, set_aside: dict[str, Any] | None = None) -> None:
     decision = decide(req)
     if not decision.allowed:
-        keep = set_aside if decision.code == "stale_base" else None
+        keep = set_aside if decision.code == Reason.STALE_BASE else None
         raise Refused(decision, req, set_aside=keep)
 
 
@@ -63,7 +64,7 @@ def _require_writable(store: Store) -> None:
     if store.archived_at is not None:
         raise InvalidRequest(
             f"The store '{store.name}' is archived: its memories can be read and deleted, not created or changed.",
-            code="store_archived",
+            code=Reason.STORE_ARCHIVED,
         )
 
 
@@ -154,7 +155,7 @@ def memory_create(*, writer: Writer, store: Store, path: Any, content: Any, reas
             raise InvalidRequest(
                 f"The store '{locked.name}' already holds {limit} memories, its limit. "
                 "Fold related notes together or delete stale ones first.",
-                code="store_full",
+                code=Reason.STORE_FULL,
             )
         now = timezone.now()
         memory = Memory(
@@ -314,12 +315,12 @@ def memory_restore(*, writer: Writer, store: Store, memory_id: str, reason: str 
             raise NotFound(f"No deleted memory {memory_id} in store {locked.public_id}.")
         if memory.redacted_at is not None:
             raise InvalidRequest("This memory was redacted: its text is gone and it cannot be restored.",
-                                 code="memory_redacted")
+                                 code=Reason.MEMORY_REDACTED)
         window = timezone.now() - timezone.timedelta(days=settings.RECENTLY_DELETED_DAYS)
         if memory.deleted_at < window:
             raise InvalidRequest(
                 f"This memory was deleted more than {settings.RECENTLY_DELETED_DAYS} days ago and can no longer be restored.",
-                code="restore_window_passed",
+                code=Reason.RESTORE_WINDOW_PASSED,
             )
         _require_writable(locked)
         _check(
@@ -333,7 +334,7 @@ def memory_restore(*, writer: Writer, store: Store, memory_id: str, reason: str 
                 f"Restore refused: {conflict.path} ({conflict.public_id}) now exists "
                 f"{'at the same path' if conflict.path == memory.path else 'in the way of ' + memory.path}. "
                 "Delete that memory first (or have its writer rename it), then restore this one.",
-                code="path_taken",
+                code=Reason.PATH_TAKEN,
                 extra={"conflicting_path": conflict.path, "conflicting_memory_id": conflict.public_id},
             )
         now = timezone.now()

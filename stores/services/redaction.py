@@ -7,13 +7,15 @@ import logging
 from django.db import transaction
 from django.utils import timezone
 
+from stores.console_checks.reasons import Reason
 from stores.console_checks.request import ChangeRequest, Writer
 from stores.console_checks.when import PATH_FINGERPRINT_KEY, path_fingerprint
-from stores.errors import InvalidRequest, NotFound, PermissionDenied
+from stores.errors import InvalidRequest, NotFound
 from stores.models import Memory, SetAside, Store
 
 from . import redaction_hooks
 from .memories import _check, _lock, _recording_refusals
+from .stores import require_console_admin
 
 logger = logging.getLogger(__name__)
 
@@ -37,7 +39,7 @@ def memory_redact_all_versions(*, writer: Writer, store: Store, memory_id: str) 
         if memory.deleted_at is None:
             raise InvalidRequest(
                 "Delete the memory first, then choose Redact all versions under Recently deleted.",
-                code="memory_not_deleted",
+                code=Reason.MEMORY_NOT_DELETED,
             )
         _check(ChangeRequest(writer=writer, store=locked, operation="redact", old_path=memory.path, current=memory))
         if memory.redacted_at is not None:
@@ -74,8 +76,7 @@ def memory_redact_all_versions(*, writer: Writer, store: Store, memory_id: str) 
 
 def version_redact(*, writer: Writer, store: Store, version_id: str):
     """Blank one version's text and path (admins, through the API). Repeating it changes nothing."""
-    if not writer.is_admin:
-        raise PermissionDenied("Only console admins redact versions.", code="not_a_hosted_agent" if writer.is_person else "people_only")
+    require_console_admin(writer, "Only console admins redact versions.")
     with transaction.atomic():
         version = Memory.history.filter(version_id=version_id, store_id=store.pk).first()
         if version is None:

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from stores.console_checks.pipeline import decide
+from stores.console_checks.reasons import Reason
 from stores.console_checks.request import ChangeRequest, Writer
 from stores.errors import Conflict, InvalidRequest, NotFound, Refused
 from stores.models import SetAside, SetAsideStatus, Store
@@ -36,7 +37,7 @@ def _open_set_aside(store: Store, set_aside_id: str) -> SetAside:
         who = (set_aside.resolved_by or {}).get("name", "someone")
         raise Conflict(
             f"This set-aside text was already {set_aside.get_status_display().lower()} by {who}.",
-            code="set_aside_resolved",
+            code=Reason.SET_ASIDE_RESOLVED,
         )
     return set_aside
 
@@ -53,7 +54,7 @@ def set_aside_use(*, writer: Writer, store: Store, set_aside_id: str) -> SetAsid
         if set_aside.memory.deleted_at is not None:
             raise InvalidRequest(
                 f"{set_aside.path} was deleted; restore it from Recently deleted first, then use this text.",
-                code="memory_deleted",
+                code=Reason.MEMORY_DELETED,
             )
         try:
             memory, _changed = memory_update(

@@ -14,6 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from stores.console_checks.reasons import Reason
 from stores.console_checks.request import Writer
 from stores.errors import InvalidRequest, PermissionDenied
 from stores.models import HostedAgent, JiraProject, Store, StoreKind, Toolset
@@ -71,13 +72,18 @@ RESERVED_METADATA_KEYS = frozenset({"kind", "project_key", "agent", "toolset"})
 MAX_METADATA_PAIRS = 16
 
 
-def _require_admin(writer: Writer) -> None:
+def require_console_admin(writer: Writer, message: str) -> None:
+    """Refuse (403) a change only console admins make: managing stores, redacting one version.
+
+    A person who is not an admin is refused as any person's write is (``not_a_hosted_agent``);
+    an agent gets ``people_only``: agents never manage stores, whichever store it is.
+    """
     if not writer.is_admin:
-        raise PermissionDenied(
-            "Only console admins create, change, archive or delete stores.",
-            # As for version redaction: agents never manage stores, whichever store it is.
-            code="not_a_hosted_agent" if writer.is_person else "people_only",
-        )
+        raise PermissionDenied(message, code=Reason.NOT_A_HOSTED_AGENT if writer.is_person else Reason.PEOPLE_ONLY)
+
+
+def _require_admin(writer: Writer) -> None:
+    require_console_admin(writer, "Only console admins create, change, archive or delete stores.")
 
 
 def _require_storable(value: str, field: str) -> None:
@@ -151,7 +157,7 @@ def store_update(*, writer: Writer, store: Store, data: dict[str, Any]) -> Store
     with transaction.atomic():
         store = Store.objects.select_for_update(no_key=True).get(pk=store.pk)
         if store.archived_at is not None:
-            raise InvalidRequest("The store is archived; an archived store cannot be changed.", code="store_archived")
+            raise InvalidRequest("The store is archived; an archived store cannot be changed.", code=Reason.STORE_ARCHIVED)
         changed = False
         if data.get("name") is not None:
             name = _clean_name(data["name"])
@@ -189,7 +195,7 @@ def store_delete(*, writer: Writer, store: Store) -> str:
     if store.kind != StoreKind.SHARED:
         raise InvalidRequest(
             f"The {store.kind} store is kept by the console; archive it instead of deleting it.",
-            code="store_kept_by_console",
+            code=Reason.STORE_KEPT_BY_CONSOLE,
         )
     public_id = store.public_id
     store.delete()
