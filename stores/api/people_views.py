@@ -6,17 +6,15 @@ console lets that person do. Agents' tokens get 403 `people_only`.
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
-from django.utils import timezone
 from rest_framework.response import Response
 
 from stores.console_checks.reasons import Reason
 from stores.console_checks.when import PATH_FINGERPRINT_KEY
 from stores.errors import InvalidRequest, PermissionDenied
 from stores.models import Memory, Store
+from stores.restore_window import recently_deleted, restorable_until
 from stores.services.memories import memory_restore
 from stores.services.redaction import memory_redact_all_versions
 
@@ -28,9 +26,6 @@ from .views import ApiView
 def deleted_memory_json(memory: Memory, store: Store, view: str = "basic") -> dict[str, Any]:
     """A deleted memory: who deleted it, when and why, until when it can be restored, and any redaction."""
     redacted = memory.redacted_at is not None
-    restorable_until = None
-    if not redacted and memory.deleted_at is not None:
-        restorable_until = ts(memory.deleted_at + timedelta(days=settings.RECENTLY_DELETED_DAYS))
     return {
         "type": "deleted_memory",
         "id": memory.public_id,
@@ -45,7 +40,7 @@ def deleted_memory_json(memory: Memory, store: Store, view: str = "basic") -> di
         "deleted_at": ts(memory.deleted_at),
         "deleted_by": memory.deleted_by,
         "delete_reason": memory.delete_reason or None,
-        "restorable_until": restorable_until,
+        "restorable_until": ts(restorable_until(memory)),
         "redacted_at": ts(memory.redacted_at),
         "redacted_by": {k: v for k, v in memory.redacted_by.items() if k != PATH_FINGERPRINT_KEY}
         if memory.redacted_by else memory.redacted_by,
@@ -84,8 +79,7 @@ class DeletedMemoryListView(PeopleApiView):
         store = self.person_store(store_id)
         params = request.query_params
         view, limit = query_view_and_limit(params)
-        cutoff = timezone.now() - timedelta(days=settings.RECENTLY_DELETED_DAYS)
-        qs = Memory.objects.filter(store=store, deleted_at__gte=cutoff)
+        qs = recently_deleted(store)
         rows, next_key = newest_first_page(qs, params, time_field="deleted_at", limit=limit)
         return Response(page([deleted_memory_json(m, store, view) for m in rows], next_key))
 

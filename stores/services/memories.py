@@ -24,6 +24,7 @@ from stores.errors import InvalidRequest, NotFound, PathConflict, Refused
 from stores.ids import new_version_id
 from stores.models import Memory, Store
 from stores.paths import segments_of
+from stores.restore_window import is_restorable
 
 from .content import first_line_of, sha256_hex
 from .refusals import refusal_record, set_aside_record
@@ -316,8 +317,7 @@ def memory_restore(*, writer: Writer, store: Store, memory_id: str, reason: str 
         if memory.redacted_at is not None:
             raise InvalidRequest("This memory was redacted: its text is gone and it cannot be restored.",
                                  code=Reason.MEMORY_REDACTED)
-        window = timezone.now() - timezone.timedelta(days=settings.RECENTLY_DELETED_DAYS)
-        if memory.deleted_at < window:
+        if not is_restorable(memory):
             raise InvalidRequest(
                 f"This memory was deleted more than {settings.RECENTLY_DELETED_DAYS} days ago and can no longer be restored.",
                 code=Reason.RESTORE_WINDOW_PASSED,
