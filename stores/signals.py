@@ -10,6 +10,7 @@ from django.dispatch import receiver
 from simple_history.signals import pre_create_historical_record
 
 from .models import Memory
+from .operations import VersionOperation
 from .services.stores import practice_store_ensure
 
 
@@ -20,7 +21,7 @@ def copy_version_fields(sender, instance, history_instance, **kwargs) -> None:
         return
     meta = getattr(instance, "_version_meta", None) or {}
     history_instance.version_id = instance.head_version_id or history_instance.version_id
-    history_instance.operation = meta.get("operation", "modified")
+    history_instance.operation = meta.get("operation", VersionOperation.MODIFIED)
     history_instance.actor = meta.get("actor")
     history_instance.run_public_id = meta.get("run_public_id", "")
     history_instance.api_key_id = meta.get("api_key_id", "")

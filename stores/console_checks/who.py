@@ -7,14 +7,15 @@ from typing import Literal
 
 from stores.access import person_manages_store
 from stores.models import StoreKind
+from stores.operations import Operation
 
 from . import ports
 from .ports import TicketLookup, TicketLookupFailed
 from .reasons import Reason
 from .request import ChangeRequest, Decision, refuse
 
-PEOPLE_OPERATIONS = {"restore", "redact"}
-CONTACT_OPERATIONS = {"delete", "restore", "redact", "set_aside_use", "set_aside_dismiss"}
+PEOPLE_OPERATIONS = {Operation.RESTORE, Operation.REDACT, Operation.SET_ASIDE_USE, Operation.SET_ASIDE_DISMISS}
+CONTACT_OPERATIONS = {Operation.DELETE, *PEOPLE_OPERATIONS}
 
 
 def agent_in_pod_for(agent, project) -> bool:
@@ -68,7 +69,7 @@ def check_who(req: ChangeRequest, *, ticket_lookup: TicketLookup | None = None) 
     agent = writer.agent
     if agent is None or not agent.active:
         return refuse(Reason.NOT_A_HOSTED_AGENT, "Only active hosted agents may change memory.")
-    if req.operation in PEOPLE_OPERATIONS or req.operation.startswith("set_aside"):
+    if req.operation in PEOPLE_OPERATIONS:
         return refuse(Reason.PEOPLE_ONLY, f"Only people may {req.operation.replace('_', ' ')} memories, in the console.")
     if store.kind in (StoreKind.PRACTICE, StoreKind.TOOLSET, StoreKind.SHARED):
         return refuse(

@@ -23,6 +23,7 @@ from stores.console_checks.request import ChangeRequest, Writer
 from stores.errors import InvalidRequest, NotFound, PathConflict, Refused
 from stores.ids import new_version_id
 from stores.models import Memory, Store
+from stores.operations import VERSION_OPERATION, Operation, VersionOperation
 from stores.paths import segments_of
 from stores.restore_window import is_restorable
 
@@ -109,8 +110,10 @@ def _safe_reason(reason: str) -> str:
     return redact(reason)
 
 
-def _save_version(memory: Memory, store: Store, writer: Writer, operation: str, reason: str = "") -> None:
-    """Advance the store's change number and save the memory, which writes one version row."""
+def _save_version(memory: Memory, store: Store, writer: Writer, change: str, reason: str = "") -> None:
+    """Advance the store's change number and save the memory, which writes one version row (its
+    operation the one ``change`` writes, ``VERSION_OPERATION``)."""
+    operation = VERSION_OPERATION[change]
     store.change_seq += 1
     Store.objects.filter(pk=store.pk).update(change_seq=store.change_seq)
     memory.change_seq = store.change_seq
@@ -144,7 +147,7 @@ def memory_create(*, writer: Writer, store: Store, path: Any, content: Any, reas
         _require_content(content)
         if not isinstance(path, str):
             raise InvalidRequest("`path` must be a string such as /conventions/naming.md.")
-        _check(ChangeRequest(writer=writer, store=locked, operation="create", path=path, content=content))
+        _check(ChangeRequest(writer=writer, store=locked, operation=Operation.CREATE, path=path, content=content))
         # One round trip for both the path conflict and the per-store cap.
         counts = Memory.objects.filter(store=locked, deleted_at__isnull=True).aggregate(
             live=Count("id"), conflicts=Count("id", filter=_conflict_q(path))
@@ -169,7 +172,7 @@ def memory_create(*, writer: Writer, store: Store, path: Any, content: Any, reas
             created_at=now,
             updated_at=now,
         )
-        _save_version(memory, locked, writer, "created", reason)
+        _save_version(memory, locked, writer, Operation.CREATE, reason)
         return memory
 
     return _recording_refusals(work)
@@ -184,7 +187,7 @@ def memory_update(
     path: Any = None,
     base_sha256: str | None = None,
     reason: str = "",
-    operation: str = "update",
+    operation: str = Operation.UPDATE,
 ) -> tuple[Memory, bool]:
     """Change a memory's content and/or path. Returns the memory and whether a version was written.
 
@@ -242,7 +245,7 @@ def memory_update(
             memory.size_bytes = len(content.encode("utf-8"))
             memory.first_line = first_line_of(content)
         memory.updated_at = timezone.now()
-        _save_version(memory, locked, writer, "modified", reason)
+        _save_version(memory, locked, writer, operation, reason)
         return memory, True
 
     return _recording_refusals(work)
@@ -250,7 +253,7 @@ def memory_update(
 
 def _version_with_sha(memory: Memory, sha: str) -> str:
     version = (
-        memory.history.filter(content_sha256=sha).exclude(operation="deleted").order_by("-history_id").first()
+        memory.history.filter(content_sha256=sha).exclude(operation=VersionOperation.DELETED).order_by("-history_id").first()
     )
     return version.version_id if version else ""
 
@@ -267,7 +270,7 @@ def memory_delete(
             ChangeRequest(
                 writer=writer,
                 store=locked,
-                operation="delete",
+                operation=Operation.DELETE,
                 old_path=memory.path,
                 base_sha256=expected_sha256,
                 current=memory,
@@ -279,7 +282,7 @@ def memory_delete(
         memory.deleted_by_person = writer.is_person
         memory.delete_reason = _safe_reason(reason)
         memory.updated_at = now
-        _save_version(memory, locked, writer, "deleted", reason)
+        _save_version(memory, locked, writer, Operation.DELETE, reason)
         return memory
 
     result = _recording_refusals(work)
@@ -325,7 +328,7 @@ def memory_restore(*, writer: Writer, store: Store, memory_id: str, reason: str 
         _require_writable(locked)
         _check(
             ChangeRequest(
-                writer=writer, store=locked, operation="restore", path=memory.path, content=memory.content,
+                writer=writer, store=locked, operation=Operation.RESTORE, path=memory.path, content=memory.content,
             )
         )
         conflict = _path_conflict(locked, memory.path, exclude_pk=memory.pk)
@@ -343,7 +346,7 @@ def memory_restore(*, writer: Writer, store: Store, memory_id: str, reason: str 
         memory.deleted_by_person = False
         memory.delete_reason = ""
         memory.updated_at = now
-        _save_version(memory, locked, writer, "created", reason or "restored")
+        _save_version(memory, locked, writer, Operation.RESTORE, reason or "restored")
         return memory
 
     return _recording_refusals(work)

@@ -12,6 +12,7 @@ from stores.console_checks.request import ChangeRequest, Writer
 from stores.console_checks.when import PATH_FINGERPRINT_KEY, path_fingerprint
 from stores.errors import InvalidRequest, NotFound
 from stores.models import Memory, SetAside, Store
+from stores.operations import Operation
 
 from . import redaction_hooks
 from .memories import _check, _lock, _recording_refusals
@@ -41,7 +42,7 @@ def memory_redact_all_versions(*, writer: Writer, store: Store, memory_id: str) 
                 "Delete the memory first, then choose Redact all versions under Recently deleted.",
                 code=Reason.MEMORY_NOT_DELETED,
             )
-        _check(ChangeRequest(writer=writer, store=locked, operation="redact", old_path=memory.path, current=memory))
+        _check(ChangeRequest(writer=writer, store=locked, operation=Operation.REDACT, old_path=memory.path, current=memory))
         if memory.redacted_at is not None:
             return memory
         # Every text the console holds of this memory, gathered before anything is blanked, so

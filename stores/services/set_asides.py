@@ -13,6 +13,7 @@ from stores.console_checks.reasons import Reason
 from stores.console_checks.request import ChangeRequest, Writer
 from stores.errors import Conflict, InvalidRequest, NotFound, Refused
 from stores.models import SetAside, SetAsideStatus, Store
+from stores.operations import Operation
 
 from .memories import _lock, memory_update
 from .refusals import refusal_record
@@ -63,7 +64,7 @@ def set_aside_use(*, writer: Writer, store: Store, set_aside_id: str) -> SetAsid
                 memory_id=set_aside.memory.public_id,
                 content=set_aside.text,
                 reason=f"used set-aside text {set_aside.public_id}",
-                operation="set_aside_use",
+                operation=Operation.SET_ASIDE_USE,
             )
         except Refused as exc:
             # memory_update recorded the refusal inside this transaction; keep that record by
@@ -85,7 +86,7 @@ def set_aside_dismiss(*, writer: Writer, store: Store, set_aside_id: str) -> Set
     refused: Refused | None = None
     with transaction.atomic():
         set_aside = _open_set_aside(store, set_aside_id)
-        request = ChangeRequest(writer=writer, store=store, operation="set_aside_dismiss", old_path=set_aside.path)
+        request = ChangeRequest(writer=writer, store=store, operation=Operation.SET_ASIDE_DISMISS, old_path=set_aside.path)
         decision = decide(request)
         if decision.allowed:
             set_aside.status = SetAsideStatus.DISMISSED

@@ -26,7 +26,7 @@ class VersionWritten:
     memory: Memory
     store: Store
     writer: Writer
-    operation: str  # the version's operation: created, modified or deleted
+    operation: str  # the version's operation (a VersionOperation: created, modified or deleted)
     version_id: str
 
 
