@@ -23,7 +23,7 @@ from jira_link.client import normalize_issue_key
 from jira_link.services import JiraUnavailable, ticket_lookup
 from stores.console_checks.detectors.secrets import redact
 from stores.console_checks.ports import TicketLookupFailed
-from stores.console_checks.reasons import Reason
+from stores.console_checks.reasons import Reason, refusal_error
 from stores.console_checks.request import Writer
 from stores.console_checks.who import pod_or_assigned
 from stores.errors import Conflict, InvalidRequest, NotFound, PermissionDenied
@@ -133,7 +133,7 @@ def _project_for_ticket(agent: HostedAgent, raw_key: Any) -> tuple[str, JiraProj
     project = JiraProject.objects.select_related("client").filter(key__iexact=project_key).first()
     if project is None:
         if jira_error is not None:
-            raise PermissionDenied(
+            raise refusal_error(
                 f"Jira could not be asked about {key} ({jira_error}) and the console has no project {project_key}; "
                 "try again shortly.",
                 code=Reason.JIRA_UNAVAILABLE,
@@ -142,6 +142,7 @@ def _project_for_ticket(agent: HostedAgent, raw_key: Any) -> tuple[str, JiraProj
             f"{key} is in the Jira project {project_key}, which the console does not know.",
             code=Reason.UNKNOWN_TICKET,
         )
+
     def asked_already(_key: str):
         # Jira was asked above; the rule gets that answer rather than asking again.
         if jira_error is not None:
@@ -151,12 +152,12 @@ def _project_for_ticket(agent: HostedAgent, raw_key: Any) -> tuple[str, JiraProj
     refusal = pod_or_assigned(agent, project, key, asked_already)
     if refusal is not None:
         if refusal.why == "jira_unavailable":
-            raise PermissionDenied(
+            raise refusal_error(
                 f"{agent.name} is in no pod covering {project.key}, and Jira could not confirm that {key} is "
                 f"assigned to it ({refusal.detail}). Try again shortly.",
                 code=refusal.code,
             )
-        raise PermissionDenied(
+        raise refusal_error(
             f"{agent.name} is in no pod covering {project.key}, and Jira says {key} is not assigned to it.",
             code=refusal.code,
         )
@@ -196,7 +197,7 @@ def run_start(*, writer: Writer, ticket_key: Any, host: Any = "") -> tuple[Run, 
     Only the agent's own token starts a run. The token starts with ``mcr_`` and is kept hashed.
     """
     if not writer.is_agent:
-        raise PermissionDenied(
+        raise refusal_error(
             "Runs are started by hosted agents with their own token.", code=Reason.NOT_A_HOSTED_AGENT
         )
     if writer.run is not None:
@@ -205,7 +206,7 @@ def run_start(*, writer: Writer, ticket_key: Any, host: Any = "") -> tuple[Run, 
         )
     agent = writer.agent
     if not agent.active:
-        raise PermissionDenied(f"{agent.name} is not an active hosted agent.", code=Reason.NOT_A_HOSTED_AGENT)
+        raise refusal_error(f"{agent.name} is not an active hosted agent.", code=Reason.NOT_A_HOSTED_AGENT)
     if host is None:
         host = ""
     if not isinstance(host, str):

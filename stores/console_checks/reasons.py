@@ -5,7 +5,11 @@ first; then the codes the memory and store services refuse with outside the pipe
 run API's; last, the codes an import's report gives an error that carries none of its own.
 """
 
+from typing import Any
+
 from django.db import models
+
+from stores.errors import ConsoleError, error_for_status
 
 
 class Reason(models.TextChoices):
@@ -79,3 +83,9 @@ STATUS_FOR_REASON: dict[str, int] = {
 def status_for(code: str) -> int:
     """The HTTP status a refusal with this code answers with (400 unless listed)."""
     return STATUS_FOR_REASON.get(code, 400)
+
+
+def refusal_error(message: str, *, code: str, **kwargs: Any) -> ConsoleError:
+    """The domain error for a refusal with a check's code outside the pipeline (a run start refused
+    as a write would be): its status read from STATUS_FOR_REASON, never chosen again by the caller."""
+    return error_for_status(status_for(code))(message, code=code, **kwargs)

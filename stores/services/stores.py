@@ -14,9 +14,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from stores.console_checks.reasons import Reason
+from stores.console_checks.reasons import Reason, refusal_error
 from stores.console_checks.request import Writer
-from stores.errors import InvalidRequest, PermissionDenied
+from stores.errors import InvalidRequest
 from stores.models import HostedAgent, JiraProject, Store, StoreKind, Toolset
 
 
@@ -79,7 +79,7 @@ def require_console_admin(writer: Writer, message: str) -> None:
     an agent gets ``people_only``: agents never manage stores, whichever store it is.
     """
     if not writer.is_admin:
-        raise PermissionDenied(message, code=Reason.NOT_A_HOSTED_AGENT if writer.is_person else Reason.PEOPLE_ONLY)
+        raise refusal_error(message, code=Reason.NOT_A_HOSTED_AGENT if writer.is_person else Reason.PEOPLE_ONLY)
 
 
 def _require_admin(writer: Writer) -> None:
