@@ -32,40 +32,35 @@ def practice_store_ensure() -> Store:
     return store
 
 
-def store_ensure_for_project(project: JiraProject) -> Store:
-    """The project's store, made now if it has none yet (a project store: read-write to its pods' agents)."""
+def _store_ensure(kind: StoreKind, owner_field: str, owner: Any, name: str, description: str) -> Store:
+    """The store ``owner`` owns, made now (of ``kind``, named and described so) if it has none yet."""
     return Store.objects.get_or_create(
-        project=project,
-        defaults={
-            "kind": StoreKind.PROJECT,
-            "name": f"Project {project.key}",
-            "description": f"What agents have learned on the Jira project {project.key}.",
-        },
+        **{owner_field: owner}, defaults={"kind": kind, "name": name, "description": description}
     )[0]
+
+
+def store_ensure_for_project(project: JiraProject) -> Store:
+    """The project's store, made now if it has none yet (read-write to the agents of its pods)."""
+    return _store_ensure(
+        StoreKind.PROJECT, "project", project, f"Project {project.key}",
+        f"What agents have learned on the Jira project {project.key}.",
+    )
 
 
 def store_ensure_for_agent(agent: HostedAgent) -> Store:
     """The agent's own store, made now if it has none yet."""
-    return Store.objects.get_or_create(
-        agent=agent,
-        defaults={
-            "kind": StoreKind.AGENT,
-            "name": f"Agent {agent.name}",
-            "description": f"{agent.name}'s own lessons on tools, Wire commands and its role. No client detail.",
-        },
-    )[0]
+    return _store_ensure(
+        StoreKind.AGENT, "agent", agent, f"Agent {agent.name}",
+        f"{agent.name}'s own lessons on tools, Wire commands and its role. No client detail.",
+    )
 
 
 def store_ensure_for_toolset(toolset: Toolset) -> Store:
     """The toolset's store (read-only to agents), made now if it has none yet."""
-    return Store.objects.get_or_create(
-        toolset=toolset,
-        defaults={
-            "kind": StoreKind.TOOLSET,
-            "name": f"Toolset {toolset.name}",
-            "description": f"Lessons true for every client on {toolset.name}. Read-only to agents.",
-        },
-    )[0]
+    return _store_ensure(
+        StoreKind.TOOLSET, "toolset", toolset, f"Toolset {toolset.name}",
+        f"Lessons true for every client on {toolset.name}. Read-only to agents.",
+    )
 
 
 RESERVED_METADATA_KEYS = frozenset({"kind", "project_key", "agent", "toolset"})
