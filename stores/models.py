@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 
 from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
@@ -236,8 +237,6 @@ class Store(models.Model):
 
 def history_user_of(instance, request=None, **kwargs):
     """The person behind a version, if any: agents are recorded in the version's actor, not here."""
-    from django.contrib.auth.models import AbstractBaseUser
-
     user = getattr(instance, "_history_user", None)
     if user is None and request is not None:
         user = getattr(request, "user", None)

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from django.conf import settings
 from django.db.models import Q, QuerySet
-from django.utils import timezone
 
+from stores.access import stores_person_manages
 from stores.console_checks.request import Writer
 from stores.errors import NotFound
 from stores.models import Memory, Store, StoreKind
+from stores.restore_window import recently_deleted
 
 
 def stores_for_writer(writer: Writer) -> QuerySet[Store]:
@@ -36,16 +36,7 @@ def stores_for_writer(writer: Writer) -> QuerySet[Store]:
 
 def stores_for_person(user) -> QuerySet[Store]:
     """Admins see every store; escalation contacts see their projects' stores."""
-    qs = Store.objects.select_related("project", "agent", "toolset")
-    if not user.is_active:
-        return qs.none()
-    if user.is_superuser:
-        return qs
-    from guardian.shortcuts import get_objects_for_user
-
-    return get_objects_for_user(
-        user, "stores.manage_store_memories", klass=qs, accept_global_perms=False, with_superuser=False
-    )
+    return stores_person_manages(user, Store.objects.select_related("project", "agent", "toolset"))
 
 
 def store_for_writer(writer: Writer, store_id: str) -> Store:
@@ -171,5 +162,4 @@ def store_version(store: Store, version_id: str):
 
 def recently_deleted_memories(store: Store) -> QuerySet[Memory]:
     """The store's memories deleted within RECENTLY_DELETED_DAYS (restorable unless redacted)."""
-    cutoff = timezone.now() - timedelta(days=settings.RECENTLY_DELETED_DAYS)
-    return Memory.objects.filter(store=store, deleted_at__gte=cutoff)
+    return recently_deleted(store)

@@ -15,6 +15,8 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 
 from memory_console.request_ids import request_id_for
+from stores.console_checks.reasons import Reason
+from stores.console_checks.what_content import MAX_CONTENT_BYTES
 from stores.errors import ConsoleError
 
 logger = logging.getLogger(__name__)
@@ -75,9 +77,6 @@ def exception_handler(exc, context):
         return error_response(request, 404, "not_found_error", "Not found.")
     if isinstance(exc, RequestDataTooBig):
         # Django refuses the body before any check sees it; say why in the envelope, a lasting 400.
-        from stores.console_checks.reasons import Reason
-        from stores.console_checks.what_content import MAX_CONTENT_BYTES
-
         return error_response(
             request, 400, "invalid_request_error",
             f"The request body is larger than the console accepts; a memory holds at most {MAX_CONTENT_BYTES:,} "

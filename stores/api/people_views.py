@@ -9,6 +9,7 @@ from __future__ import annotations
 from rest_framework.response import Response
 
 from stores import selectors
+from stores.console_checks.reasons import Reason
 from stores.errors import PermissionDenied
 from stores.models import Store
 from stores.services.memories import memory_restore
@@ -29,7 +30,7 @@ class PeopleApiView(ApiView):
             raise PermissionDenied(
                 "Deleted memories are listed, restored and redacted by people (escalation contacts and "
                 "console admins), not by agents.",
-                code="people_only",
+                code=Reason.PEOPLE_ONLY,
             )
         return store
 

@@ -7,15 +7,14 @@ ignores them. The schema at /api/schema/ is generated from these classes.
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from stores.console_checks.when import PATH_FINGERPRINT_KEY
 from stores.errors import InvalidRequest
+from stores.restore_window import restorable_until
 
 from .fields import (
     ConstantField,
@@ -366,9 +365,7 @@ class DeletedMemoryOut(serializers.Serializer):
 
     @extend_schema_field(TimestampField(allow_null=True))
     def get_restorable_until(self, memory) -> str | None:
-        if memory.redacted_at is not None or memory.deleted_at is None:
-            return None
-        return ts(memory.deleted_at + timedelta(days=settings.RECENTLY_DELETED_DAYS))
+        return ts(restorable_until(memory))
 
     @extend_schema_field(ActorOut(allow_null=True))
     def get_redacted_by(self, memory) -> dict[str, Any] | None:

@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from stores.console_checks.detectors.secrets import redact as redact_secrets
+from stores.console_checks.reasons import Reason
 from stores.errors import Conflict, ConsoleError, NotFound, Refused
 from stores.models import Memory, Store, StoreKind
 from stores.paths import PROJECT_FOLDERS
@@ -125,7 +126,7 @@ def memory_edit_view(request: HttpRequest, store_id: str, memory_id: str) -> Htt
     except NotFound:
         who = actor_name(memory.deleted_by) if memory.deleted_by else "someone"
         problem = Problem(
-            code="memory_deleted",
+            code=Reason.MEMORY_DELETED,
             message=f"{memory.path} was deleted by {who} while you were editing it. Restore it from Recently "
             "deleted first if it should stay; your text is below, not saved.",
         )
@@ -259,7 +260,7 @@ def set_aside_merge_view(request: HttpRequest, set_aside_id: str) -> HttpRespons
             reason=data["reason"],
         )
     except Conflict as exc:
-        if exc.code != "saved_copy_changed":
+        if exc.code != Reason.SAVED_COPY_CHANGED:
             messages.error(request, exc.message)
             return redirect("console:set_aside", set_aside_id=set_aside.public_id)
         # Merged onto a copy that is no longer the saved one: offer the merge onto the new one,

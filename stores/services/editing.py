@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from stores.console_checks.reasons import Reason
 from stores.console_checks.request import Writer
 from stores.errors import InvalidRequest, NotFound, Refused
 from stores.models import Memory, SetAside, Store
+from stores.operations import Operation
 
 from .memories import memory_update
 
@@ -47,7 +49,7 @@ def _version_of(memory: Memory, version_id: str):
     if version is None:
         raise InvalidRequest(
             f"{version_id or 'No version'} is not a version of {memory.public_id}; open the file again.",
-            code="unknown_version",
+            code=Reason.UNKNOWN_VERSION,
         )
     return version
 
@@ -89,7 +91,7 @@ def memory_edit(
             reason=reason,
         )
     except Refused as refused:
-        if refused.code != "stale_base":
+        if refused.code != Reason.STALE_BASE:
             raise
         # The refusal boundary kept the text aside and named it in the refusal's details.
         set_aside = SetAside.objects.filter(public_id=refused.details.get("set_aside_id", "")).first()
@@ -111,17 +113,17 @@ def memory_revert(
     if memory is None:
         raise NotFound(f"No memory {memory_id} in store {store.public_id}.")
     if memory.redacted_at is not None:
-        raise InvalidRequest("This memory was redacted: no version of it can be reverted to.", code="version_redacted")
+        raise InvalidRequest("This memory was redacted: no version of it can be reverted to.", code=Reason.VERSION_REDACTED)
     if memory.deleted_at is not None:
         raise InvalidRequest(
-            f"{memory.path} is deleted; restore it from Recently deleted first, then revert it.", code="memory_deleted"
+            f"{memory.path} is deleted; restore it from Recently deleted first, then revert it.", code=Reason.MEMORY_DELETED
         )
     version = memory.history.filter(version_id=version_id).first()
     if version is None:
         raise NotFound(f"No version {version_id} of memory {memory_id}.")
     if version.version_redacted_at is not None:
         raise InvalidRequest(
-            f"Version {version_id} was redacted: its text is gone, so it cannot be reverted to.", code="version_redacted"
+            f"Version {version_id} was redacted: its text is gone, so it cannot be reverted to.", code=Reason.VERSION_REDACTED
         )
     why = f"reverted to {version_id}" + (f": {reason}" if reason else "")
     return memory_update(
@@ -130,5 +132,5 @@ def memory_revert(
         memory_id=memory.public_id,
         content=version.content,
         reason=why[:REASON_MAX],
-        operation="revert",
+        operation=Operation.REVERT,
     )

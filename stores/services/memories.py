@@ -16,15 +16,20 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from stores.console_checks.detectors.secrets import redact
 from stores.console_checks.pipeline import decide
+from stores.console_checks.reasons import Reason
 from stores.console_checks.request import ChangeRequest, Writer
 from stores.errors import InvalidRequest, NotFound, PathConflict, Refused
 from stores.ids import new_version_id
 from stores.models import Memory, Store
+from stores.operations import VERSION_OPERATION, Operation, VersionOperation
 from stores.paths import segments_of
+from stores.restore_window import is_restorable
 
 from .content import first_line_of, sha256_hex
 from .refusals import recording_refusals
+from .version_hooks import VersionWritten, version_written
 
 
 def snapshot_cache_key(store_id: int) -> str:
@@ -45,7 +50,7 @@ def check_change(req: ChangeRequest, set_aside: dict[str, Any] | None = None) ->
     """Ask the console's checks; raise Refused if they refuse (with the losing text of a stale base)."""
     decision = decide(req)
     if not decision.allowed:
-        keep = set_aside if decision.code == "stale_base" else None
+        keep = set_aside if decision.code == Reason.STALE_BASE else None
         raise Refused(decision, req, set_aside=keep)
 
 
@@ -53,7 +58,7 @@ def _require_writable(store: Store) -> None:
     if store.archived_at is not None:
         raise InvalidRequest(
             f"The store '{store.name}' is archived: its memories can be read and deleted, not created or changed.",
-            code="store_archived",
+            code=Reason.STORE_ARCHIVED,
         )
 
 
@@ -118,13 +123,13 @@ def _safe_reason(reason: str) -> str:
     """A person's reason, with any secret pasted into it replaced (it is kept with the version)."""
     if not reason:
         return ""
-    from stores.console_checks.detectors.secrets import redact
-
     return redact(reason)
 
 
-def _save_version(memory: Memory, store: Store, writer: Writer, operation: str, reason: str = "") -> None:
-    """Advance the store's change number and save the memory, which writes one version row."""
+def _save_version(memory: Memory, store: Store, writer: Writer, change: str, reason: str = "") -> None:
+    """Advance the store's change number and save the memory, which writes one version row (its
+    operation the one ``change`` writes, ``VERSION_OPERATION``)."""
+    operation = VERSION_OPERATION[change]
     store.change_seq += 1
     Store.objects.filter(pk=store.pk).update(change_seq=store.change_seq)
     memory.change_seq = store.change_seq
@@ -138,10 +143,7 @@ def _save_version(memory: Memory, store: Store, writer: Writer, operation: str, 
     memory._change_reason = _safe_reason(reason) or None
     memory._history_user = writer.user if writer.is_person else None
     memory.save()
-    if writer.run is not None:
-        from runs.services import run_note_write
-
-        run_note_write(writer.run, memory.head_version_id)
+    version_written(VersionWritten(memory, store, writer, operation, memory.head_version_id))
 
 
 def _get_live(store: Store, memory_id: str, *, for_update: bool = True) -> Memory:
@@ -161,7 +163,7 @@ def memory_create(*, writer: Writer, store: Store, path: Any, content: Any, reas
         _require_content(content)
         if not isinstance(path, str):
             raise InvalidRequest("`path` must be a string such as /conventions/naming.md.")
-        check_change(ChangeRequest(writer=writer, store=locked, operation="create", path=path, content=content))
+        check_change(ChangeRequest(writer=writer, store=locked, operation=Operation.CREATE, path=path, content=content))
         # One round trip for both the path conflict and the per-store cap.
         counts = Memory.objects.filter(store=locked, deleted_at__isnull=True).aggregate(
             live=Count("id"), conflicts=Count("id", filter=_conflict_q(path))
@@ -174,7 +176,7 @@ def memory_create(*, writer: Writer, store: Store, path: Any, content: Any, reas
             raise InvalidRequest(
                 f"The store '{locked.name}' already holds {limit} memories, its limit. "
                 "Fold related notes together or delete stale ones first.",
-                code="store_full",
+                code=Reason.STORE_FULL,
             )
         now = timezone.now()
         memory = Memory(
@@ -187,7 +189,7 @@ def memory_create(*, writer: Writer, store: Store, path: Any, content: Any, reas
             created_at=now,
             updated_at=now,
         )
-        _save_version(memory, locked, writer, "created", reason)
+        _save_version(memory, locked, writer, Operation.CREATE, reason)
         return memory
 
     return recording_refusals(work)
@@ -202,7 +204,7 @@ def memory_update(
     path: Any = None,
     base_sha256: str | None = None,
     reason: str = "",
-    operation: str = "update",
+    operation: str = Operation.UPDATE,
 ) -> tuple[Memory, bool]:
     """Change a memory's content and/or path. Returns the memory and whether a version was written.
 
@@ -273,7 +275,7 @@ def memory_update(
             memory.size_bytes = len(content.encode("utf-8"))
             memory.first_line = first_line_of(content)
         memory.updated_at = timezone.now()
-        _save_version(memory, locked, writer, "modified", reason)
+        _save_version(memory, locked, writer, operation, reason)
         return memory, True
 
     return recording_refusals(work)
@@ -281,7 +283,7 @@ def memory_update(
 
 def _version_with_sha(memory: Memory, sha: str) -> str:
     version = (
-        memory.history.filter(content_sha256=sha).exclude(operation="deleted").order_by("-history_id").first()
+        memory.history.filter(content_sha256=sha).exclude(operation=VersionOperation.DELETED).order_by("-history_id").first()
     )
     return version.version_id if version else ""
 
@@ -298,7 +300,7 @@ def memory_delete(
             ChangeRequest(
                 writer=writer,
                 store=locked,
-                operation="delete",
+                operation=Operation.DELETE,
                 old_path=memory.path,
                 base_sha256=expected_sha256,
                 current=memory,
@@ -310,7 +312,7 @@ def memory_delete(
         memory.deleted_by_person = writer.is_person
         memory.delete_reason = _safe_reason(reason)
         memory.updated_at = now
-        _save_version(memory, locked, writer, "deleted", reason)
+        _save_version(memory, locked, writer, Operation.DELETE, reason)
         return memory
 
     result = recording_refusals(work)
@@ -347,17 +349,16 @@ def memory_restore(*, writer: Writer, store: Store, memory_id: str, reason: str 
             raise NotFound(f"No deleted memory {memory_id} in store {locked.public_id}.")
         if memory.redacted_at is not None:
             raise InvalidRequest("This memory was redacted: its text is gone and it cannot be restored.",
-                                 code="memory_redacted")
-        window = timezone.now() - timezone.timedelta(days=settings.RECENTLY_DELETED_DAYS)
-        if memory.deleted_at < window:
+                                 code=Reason.MEMORY_REDACTED)
+        if not is_restorable(memory):
             raise InvalidRequest(
                 f"This memory was deleted more than {settings.RECENTLY_DELETED_DAYS} days ago and can no longer be restored.",
-                code="restore_window_passed",
+                code=Reason.RESTORE_WINDOW_PASSED,
             )
         _require_writable(locked)
         check_change(
             ChangeRequest(
-                writer=writer, store=locked, operation="restore", path=memory.path, content=memory.content,
+                writer=writer, store=locked, operation=Operation.RESTORE, path=memory.path, content=memory.content,
             )
         )
         conflict = _path_conflict(locked, memory.path, exclude_pk=memory.pk)
@@ -366,7 +367,7 @@ def memory_restore(*, writer: Writer, store: Store, memory_id: str, reason: str 
                 f"Restore refused: {conflict.path} ({conflict.public_id}) now exists "
                 f"{'at the same path' if conflict.path == memory.path else 'in the way of ' + memory.path}. "
                 "Delete that memory first (or have its writer rename it), then restore this one.",
-                code="path_taken",
+                code=Reason.PATH_TAKEN,
                 extra={"conflicting_path": conflict.path, "conflicting_memory_id": conflict.public_id},
             )
         now = timezone.now()
@@ -375,7 +376,7 @@ def memory_restore(*, writer: Writer, store: Store, memory_id: str, reason: str 
         memory.deleted_by_person = False
         memory.delete_reason = ""
         memory.updated_at = now
-        _save_version(memory, locked, writer, "created", reason or "restored")
+        _save_version(memory, locked, writer, Operation.RESTORE, reason or "restored")
         return memory
 
     return recording_refusals(work)

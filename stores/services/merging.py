@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 import merge3
 from django.utils import timezone
 
+from stores.console_checks.reasons import Reason
 from stores.console_checks.request import Writer
 from stores.errors import Conflict, InvalidRequest, NotFound
 from stores.models import Memory, SetAside, SetAsideStatus, Store
+from stores.operations import Operation
 
 from .memories import memory_update
 from .refusals import recording_refusals
@@ -143,11 +145,11 @@ def _ancestor(memory: Memory, set_aside: SetAside) -> tuple[str, str]:
 def _mergeable(set_aside: SetAside) -> Memory:
     memory = Memory.objects.get(pk=set_aside.memory_id)
     if memory.redacted_at is not None:
-        raise InvalidRequest("The memory was redacted: there is nothing to merge onto.", code="memory_redacted")
+        raise InvalidRequest("The memory was redacted: there is nothing to merge onto.", code=Reason.MEMORY_REDACTED)
     if memory.deleted_at is not None:
         raise InvalidRequest(
             f"{memory.path} was deleted; restore it from Recently deleted first, then merge this text.",
-            code="memory_deleted",
+            code=Reason.MEMORY_DELETED,
         )
     return memory
 
@@ -161,7 +163,7 @@ def set_aside_merge_proposal(*, store: Store, set_aside_id: str) -> MergeProposa
         who = (set_aside.resolved_by or {}).get("name", "someone")
         raise Conflict(
             f"This set-aside text was already {set_aside.get_status_display().lower()} by {who}.",
-            code="set_aside_resolved",
+            code=Reason.SET_ASIDE_RESOLVED,
         )
     memory = _mergeable(set_aside)
     base_text, base_version_id = _ancestor(memory, set_aside)
@@ -189,7 +191,7 @@ def set_aside_merge_save(
         raise InvalidRequest(
             "The text still holds conflict markers (<<<<<<<, =======, >>>>>>>): keep the lines you want "
             "from each side, remove the markers, then save.",
-            code="merge_unresolved",
+            code=Reason.MERGE_UNRESOLVED,
         )
 
     def work() -> SetAside:
@@ -198,7 +200,7 @@ def set_aside_merge_save(
         if memory.content_sha256 != saved_sha256:
             raise Conflict(
                 f"{memory.path} was saved again after the merge was made; merge again onto the new saved copy.",
-                code="saved_copy_changed",
+                code=Reason.SAVED_COPY_CHANGED,
             )
         why = f"merged set-aside text {set_aside.public_id}" + (f": {reason}" if reason else "")
         # A refusal rolls this whole transaction back and is recorded once, by the outer boundary.
@@ -208,7 +210,7 @@ def set_aside_merge_save(
             memory_id=memory.public_id,
             content=text,
             reason=why,
-            operation="set_aside_use",
+            operation=Operation.SET_ASIDE_USE,
         )
         set_aside.status = SetAsideStatus.USED
         set_aside.resolved_by = writer.actor

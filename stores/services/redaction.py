@@ -25,17 +25,18 @@ from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from runs.services import run_records_scrub_memory
 from schedule.outbox import enqueue_on_commit
+from stores.console_checks.reasons import Reason
 from stores.console_checks.request import ChangeRequest, Writer
 from stores.console_checks.when import PATH_FINGERPRINT_KEY, path_fingerprint
-from stores.console_checks.who import person_not_permitted
-from stores.errors import InvalidRequest, NotFound, PermissionDenied
+from stores.errors import InvalidRequest, NotFound
 from stores.models import Memory, Refusal, SetAside, SetAsideStatus, Store
+from stores.operations import Operation
 
 from .content import keyed_fingerprint
 from .memories import check_change, lock_store, snapshot_cache_key
 from .refusals import recording_refusals
+from .stores import require_console_admin
 
 logger = logging.getLogger(__name__)
 
@@ -140,9 +141,21 @@ def _scrub_refusals(r: Redaction) -> None:
         Refusal.objects.filter(pk=refusal.pk).update(path=path, message=message)
 
 
+# Run records live in the runs app, which sits above this one: it hands its scrubber in from its
+# AppConfig.ready(), so this list stays the one place that names every copy.
+_run_record_scrubbers: list[Callable[..., Any]] = []
+
+
+def register_run_record_scrubber(scrub: Callable[..., Any]) -> None:
+    """Called once by the runs app: ``scrub(memory=..., texts=...)`` blanks quotes in run records."""
+    if scrub not in _run_record_scrubbers:
+        _run_record_scrubbers.append(scrub)
+
+
 def _scrub_run_records(r: Redaction) -> None:
     """Quotes of the texts in the run records of runs that could have read the memory."""
-    run_records_scrub_memory(memory=r.memory, texts=r.texts)
+    for scrub in _run_record_scrubbers:
+        scrub(memory=r.memory, texts=r.texts)
 
 
 def _forget_cached_snapshot(r: Redaction) -> None:
@@ -199,10 +212,10 @@ def memory_redact_all_versions(*, writer: Writer, store: Store, memory_id: str) 
         if memory.deleted_at is None:
             raise InvalidRequest(
                 "Delete the memory first, then choose Redact all versions under Recently deleted.",
-                code="memory_not_deleted",
+                code=Reason.MEMORY_NOT_DELETED,
             )
         check_change(
-            ChangeRequest(writer=writer, store=locked, operation="redact", old_path=memory.path, current=memory)
+            ChangeRequest(writer=writer, store=locked, operation=Operation.REDACT, old_path=memory.path, current=memory)
         )
         if memory.redacted_at is not None:
             return memory
@@ -219,11 +232,7 @@ def memory_redact_all_versions(*, writer: Writer, store: Store, memory_id: str) 
 
 def version_redact(*, writer: Writer, store: Store, version_id: str):
     """Blank one version's text and path (admins, through the API). Repeating it changes nothing."""
-    if not writer.is_admin:
-        if writer.is_person:
-            refusal = person_not_permitted(writer.user, store, "redacting one version is for console admins")
-            raise PermissionDenied(refusal.message, code=refusal.code)
-        raise PermissionDenied("Only console admins redact versions.", code="people_only")
+    require_console_admin(writer, "Only console admins redact versions.", store)
     with transaction.atomic():
         version = Memory.history.filter(version_id=version_id, store_id=store.pk).first()
         if version is None:

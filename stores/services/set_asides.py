@@ -8,9 +8,11 @@ from __future__ import annotations
 from django.utils import timezone
 
 from stores.console_checks.pipeline import decide
+from stores.console_checks.reasons import Reason
 from stores.console_checks.request import ChangeRequest, Writer
 from stores.errors import Conflict, InvalidRequest, NotFound, Refused
 from stores.models import SetAside, SetAsideStatus, Store
+from stores.operations import Operation
 
 from .memories import lock_store, memory_update
 from .refusals import recording_refusals
@@ -35,7 +37,7 @@ def _open_set_aside(store: Store, set_aside_id: str) -> SetAside:
         who = (set_aside.resolved_by or {}).get("name", "someone")
         raise Conflict(
             f"This set-aside text was already {set_aside.get_status_display().lower()} by {who}.",
-            code="set_aside_resolved",
+            code=Reason.SET_ASIDE_RESOLVED,
         )
     return set_aside
 
@@ -52,7 +54,7 @@ def set_aside_use(*, writer: Writer, store: Store, set_aside_id: str) -> SetAsid
         if set_aside.memory.deleted_at is not None:
             raise InvalidRequest(
                 f"{set_aside.path} was deleted; restore it from Recently deleted first, then use this text.",
-                code="memory_deleted",
+                code=Reason.MEMORY_DELETED,
             )
         # A refusal rolls this whole transaction back and is recorded once, by the outer boundary.
         memory, _changed = memory_update(
@@ -61,7 +63,7 @@ def set_aside_use(*, writer: Writer, store: Store, set_aside_id: str) -> SetAsid
             memory_id=set_aside.memory.public_id,
             content=set_aside.text,
             reason=f"used set-aside text {set_aside.public_id}",
-            operation="set_aside_use",
+            operation=Operation.SET_ASIDE_USE,
         )
         set_aside.status = SetAsideStatus.USED
         set_aside.resolved_by = writer.actor
@@ -78,7 +80,7 @@ def set_aside_dismiss(*, writer: Writer, store: Store, set_aside_id: str) -> Set
 
     def work() -> SetAside:
         set_aside = _open_set_aside(store, set_aside_id)
-        request = ChangeRequest(writer=writer, store=store, operation="set_aside_dismiss", old_path=set_aside.path)
+        request = ChangeRequest(writer=writer, store=store, operation=Operation.SET_ASIDE_DISMISS, old_path=set_aside.path)
         decision = decide(request)
         if not decision.allowed:
             raise Refused(decision, request)

@@ -73,7 +73,7 @@ def test_a_manifest_without_a_hash_for_a_file_is_refused(tmp_path):
 def test_the_split_in_the_repository_is_the_frozen_one():
     split = heldout.load()
     assert split.frozen and split.how_written
-    assert split.instructions and split.lessons and split.paths
+    assert split.instructions and split.lessons and split.secrets and split.client_detail and split.paths
     earlier = heldout.load(heldout.ROUND1_DIR)
     assert earlier.secrets and earlier.client_detail  # blind round 1, now development data
 
