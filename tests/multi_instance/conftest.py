@@ -1,0 +1,249 @@
+"""Two console instances on one PostgreSQL test database and one Redis: the fixture ``instances``.
+
+Each instance is its own gunicorn master (two sync workers) on a free port of 127.0.0.1, serving
+``memory_console.wsgi`` with the suite's settings, on the very test database pytest-django made
+(``tests.schedule.procs.shared_database_url``) and the suite's ``REDIS_URL`` (the cache: Jira
+answers and throttle counts). Both ask the same Jira stand-in. They start once per module and are
+stopped at its end, also when a test fails; a worker that died is reported with its log.
+
+Tests here are transactional (the servers must see what the test commits) and marked
+``postgres``, ``redis`` and ``live``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+from tests.jira_standin import JiraStandIn
+from tests.schedule.procs import ROOT, child_env, free_port, shared_database_url, wait_for
+
+GUNICORN = [sys.executable, "-m", "gunicorn"]
+
+
+@dataclass
+class Instance:
+    """One gunicorn master serving the console, and what it logged."""
+
+    name: str
+    port: int
+    logfile: Path
+    proc: subprocess.Popen | None = None
+    session: requests.Session = field(default_factory=requests.Session)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def log(self) -> str:
+        return self.logfile.read_text(errors="replace") if self.logfile.exists() else ""
+
+    def answers(self) -> bool:
+        try:
+            return self.session.get(f"{self.url}/api/v1/memory_stores", timeout=2).status_code == 401
+        except requests.RequestException:
+            return False
+
+    def start(self, env: dict[str, str]) -> None:
+        self.proc = subprocess.Popen(
+            [*GUNICORN, "memory_console.wsgi:application", "--bind", f"127.0.0.1:{self.port}", "--workers", "2",
+             "--timeout", "60", "--graceful-timeout", "5", "--log-level", "info", "--error-logfile",
+             str(self.logfile), "--chdir", str(ROOT)],
+            env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        wait_for(lambda: self.answers() or self.proc.poll() is not None, 60,
+                 what=lambda: f"instance {self.name} to answer on {self.url}:\n{self.log()[-2000:]}")
+        assert self.proc.poll() is None, f"instance {self.name} exited early:\n{self.log()[-3000:]}"
+
+    def stop(self) -> None:
+        self.session.close()
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.send_signal(signal.SIGTERM)  # gunicorn: graceful stop of the master and its workers
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+
+    # The agent API, as any HTTP client calls it.
+
+    def call(self, method: str, path: str, token: str | None = None, **kw: Any) -> requests.Response:
+        headers = kw.pop("headers", {})
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        return self.session.request(method, f"{self.url}{path}", headers=headers, timeout=30, **kw)
+
+
+@dataclass
+class Instances:
+    """The two instances, the Jira stand-in they both ask, and the secret the webhook is signed with."""
+
+    a: Instance
+    b: Instance
+    jira: JiraStandIn
+    webhook_secret: str
+
+    def __iter__(self) -> Iterator[Instance]:
+        return iter((self.a, self.b))
+
+    def sign(self, body: bytes) -> str:
+        return "sha256=" + hmac.new(self.webhook_secret.encode(), body, hashlib.sha256).hexdigest()
+
+    def alive(self) -> None:
+        """Fail with the log when a master has died (a test's own request errors say less)."""
+        for instance in self:
+            assert instance.proc is not None and instance.proc.poll() is None, (
+                f"instance {instance.name} died:\n{instance.log()[-3000:]}")
+
+
+@pytest.fixture(scope="module")
+def instances(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[Instances]:
+    """Two gunicorn instances of the console on the test database and the suite's Redis (once per module)."""
+    from django.core.cache import cache
+
+    redis_url = os.environ.get("REDIS_URL", "")
+    if not redis_url:
+        pytest.skip("needs Redis: set REDIS_URL=redis://... to a running server")
+    with django_db_blocker.unblock():
+        database_url = shared_database_url()
+    cache.clear()  # Jira answers cached by earlier modules would otherwise be read by the instances
+    workdir = tmp_path_factory.mktemp("instances")
+    jira = JiraStandIn()
+    jira.start()
+    webhook_secret = "-".join(["whsec", secrets.token_hex(16)])  # built at run time: no secret in the repository
+    env = child_env(broker_url=redis_url, database_url=database_url)
+    env.update(
+        JIRA_URL=jira.url, JIRA_USER=jira.user, JIRA_API_TOKEN=jira.token, JIRA_WEBHOOK_SECRET=webhook_secret,
+        # Long enough that only the webhook's drop (not the cache running out) can explain a fresh answer.
+        JIRA_CACHE_SECONDS="600", DB_CONN_MAX_AGE="0",
+    )
+    pair = Instances(Instance("a", free_port(), workdir / "a.log"), Instance("b", free_port(), workdir / "b.log"),
+                     jira, webhook_secret)
+    try:
+        for instance in pair:
+            instance.start(env)
+        yield pair
+    finally:
+        for instance in pair:
+            instance.stop()
+        jira.stop()
+
+
+# A person in the Django admin, through one instance: log in, open a form, change fields, save.
+
+
+class _FormFields(HTMLParser):
+    """The named fields of the admin's model form (``<form id="<model>_form">``), as a browser would
+    submit them untouched (the page's other forms, such as the log-out button, are skipped)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fields: list[tuple[str, str]] = []
+        self._in_form = False
+        self._done = False
+        self._select: str | None = None
+        self._textarea: str | None = None
+        self._text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if self._done:
+            return
+        if tag == "form" and a.get("id", "").endswith("_form"):
+            self._in_form = True
+        if not self._in_form:
+            return
+        name = a.get("name")
+        if tag == "input" and name:
+            kind = a.get("type", "text").lower()
+            if kind in ("submit", "button", "image", "file", "reset"):
+                return
+            if kind in ("checkbox", "radio") and "checked" not in a:
+                return
+            self.fields.append((name, a.get("value", "on" if kind == "checkbox" else "")))
+        elif tag == "select" and name:
+            self._select = name
+        elif tag == "option" and self._select and "selected" in a:
+            self.fields.append((self._select, a.get("value", "")))
+        elif tag == "textarea" and name:
+            self._textarea, self._text = name, []
+
+    def handle_data(self, data: str) -> None:
+        if self._textarea:
+            self._text.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "select":
+            self._select = None
+        elif tag == "textarea" and self._textarea:
+            self.fields.append((self._textarea, "".join(self._text).removeprefix("\n")))
+            self._textarea = None
+        elif tag == "form" and self._in_form:
+            self._in_form, self._done = False, True
+
+
+class AdminSession:
+    """A person logged into the Django admin of one instance, saving forms as the browser would."""
+
+    def __init__(self, instance: Instance, username: str, password: str) -> None:
+        self.instance = instance
+        self.http = requests.Session()
+        login = f"{instance.url}/admin/login/"
+        self.http.get(login, timeout=30).raise_for_status()
+        response = self.http.post(login, data={"username": username, "password": password,
+                                               "csrfmiddlewaretoken": self.http.cookies["csrftoken"],
+                                               "next": "/admin/"}, timeout=30)
+        assert response.ok and "sessionid" in self.http.cookies, f"admin login refused:\n{response.text[:2000]}"
+
+    def save(self, form_path: str, changes: dict[str, str | None]) -> requests.Response:
+        """Open the admin form at ``form_path``, set (or, for None, untick) the named fields, and save it."""
+        url = f"{self.instance.url}{form_path}"
+        page = self.http.get(url, timeout=30)
+        page.raise_for_status()
+        parser = _FormFields()
+        parser.feed(page.text)
+        fields = [(k, v) for k, v in parser.fields if k not in changes]
+        fields += [(k, v) for k, v in changes.items() if v is not None]
+        response = self.http.post(url, data=fields, headers={"Referer": url}, timeout=30, allow_redirects=False)
+        assert response.status_code == 302, f"the admin did not save {form_path}:\n{_errors(response.text)}"
+        return response
+
+    def close(self) -> None:
+        self.http.close()
+
+
+def _errors(page: str) -> str:
+    """The admin's error notes on a form page, or the page's start."""
+    marks = [line.strip() for line in page.splitlines() if "errorlist" in line or "errornote" in line]
+    return "\n".join(marks) or page[:2000]
+
+
+def issue_event(key: str, assignee: str | None, project: str) -> bytes:
+    """A Jira Cloud issue-updated webhook body (the assignee changed)."""
+    fields = {
+        "assignee": None if assignee is None else {"accountId": assignee, "displayName": "Hosted Agent"},
+        "project": {"key": project, "name": f"{project} project"},
+        "status": {"name": "In Progress"},
+    }
+    return json.dumps({
+        "timestamp": 1764510000000,
+        "webhookEvent": "jira:issue_updated",
+        "issue_event_type_name": "issue_assigned",
+        "issue": {"id": "10002", "key": key, "fields": fields},
+        "changelog": {"id": "10100", "items": [{"field": "assignee", "fieldtype": "jira"}]},
+    }).encode()
