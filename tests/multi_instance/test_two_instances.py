@@ -8,6 +8,7 @@ other on the very next request; twelve writers racing across both instances lose
 from __future__ import annotations
 
 import itertools
+import secrets
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -24,7 +25,6 @@ pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.live, pytest.
 
 WRITERS = 12
 ROUNDS = 5
-ADMIN_PASSWORD = "pw-for-tests-only"  # tests.factories.make_user's test password
 _paths = itertools.count(1)
 
 
@@ -58,7 +58,11 @@ def agent_store(world) -> Store:
 
 @pytest.fixture
 def admin_on_a(instances: Instances, world):
-    session = AdminSession(instances.a, world.admin.username, ADMIN_PASSWORD)
+    """The world's console admin, logged into A's Django admin (a password made at run time)."""
+    login = secrets.token_urlsafe(16)
+    world.admin.set_password(login)
+    world.admin.save()
+    session = AdminSession(instances.a, world.admin.username, login)
     yield session
     session.close()
 
