@@ -100,6 +100,8 @@ class Agent:
     notes: dict[str, str]                      # memory id -> last content_sha256 seen (project store)
     created: list[str] = field(default_factory=list)
     made: int = 0
+    writes: int = 0
+    reads: int = 0
 
 
 @dataclass
@@ -144,7 +146,12 @@ def build_world(n_agents: int, project_notes: int):
     return store, agents, ids
 
 
-def one_call(session, tally: Tally, op: str, method: str, url: str, token: str, **kw):
+def one_call(session, tally: Tally, op: str, method: str, url: str, token: str, agent: Agent | None = None, **kw):
+    if agent is not None:
+        if method == "GET":
+            agent.reads += 1
+        else:
+            agent.writes += 1
     started = time.perf_counter()
     try:
         response = session.request(method, url, headers={"Authorization": f"Bearer {token}"}, timeout=60, **kw)
@@ -169,30 +176,30 @@ def agent_loop(url: str, sid: str, agent: Agent, ids: list[str], end: float, tal
                 return
             op = rng.choices(ops, weights)[0]
             if op == "read":
-                one_call(s, tally, op, "GET", f"{base}/{sid}/memories/{rng.choice(ids)}", agent.token)
+                one_call(s, tally, op, "GET", f"{base}/{sid}/memories/{rng.choice(ids)}", agent.token, agent)
             elif op == "list":
                 folder = rng.choice(("conventions", "data", "rationale", "solutions", "issues"))
-                one_call(s, tally, op, "GET", f"{base}/{sid}/memories", agent.token,
+                one_call(s, tally, op, "GET", f"{base}/{sid}/memories", agent.token, agent,
                          params={"path_prefix": f"/{folder}/", "limit": 20})
             elif op == "update":
                 mid = rng.choice(list(agent.notes))
                 body = {"content": f"# Note\nWhat {agent.name} keeps about step {step}.\n",
                         "precondition": {"type": "content_sha256", "content_sha256": agent.notes[mid]}}
-                r = one_call(s, tally, op, "POST", f"{base}/{sid}/memories/{mid}", agent.token, json=body)
+                r = one_call(s, tally, op, "POST", f"{base}/{sid}/memories/{mid}", agent.token, agent, json=body)
                 if r is not None and r.status_code == 200:
                     agent.notes[mid] = r.json()["content_sha256"]
                 elif r is not None and r.status_code == 409:
-                    seen = one_call(s, tally, "read", "GET", f"{base}/{sid}/memories/{mid}", agent.token)
+                    seen = one_call(s, tally, "read", "GET", f"{base}/{sid}/memories/{mid}", agent.token, agent)
                     if seen is not None and seen.status_code == 200:
                         agent.notes[mid] = seen.json()["content_sha256"]
             else:
                 if len(agent.created) >= OWN_STORE_CAP:
                     r = one_call(s, tally, "delete", "DELETE", f"{base}/{agent.own_store}/memories/{agent.created[0]}",
-                                 agent.token)
+                                 agent.token, agent)
                     if r is not None and r.status_code in (200, 404):
                         agent.created.pop(0)
                 agent.made += 1
-                r = one_call(s, tally, op, "POST", f"{base}/{agent.own_store}/memories", agent.token,
+                r = one_call(s, tally, op, "POST", f"{base}/{agent.own_store}/memories", agent.token, agent,
                              json={"path": f"/notes/n-{agent.made:05d}.md",
                                    "content": f"# Lesson {agent.made}\n{agent.name} found step {step} worth keeping.\n"})
                 if r is not None and r.status_code == 200:
@@ -328,6 +335,9 @@ def run(seconds: int, n_agents: int, n_watchers: int, workers: int, baseline_n: 
             if not status.startswith("2"):
                 errors[status] += n
     print(f"  not 2xx, all operations: {dict(sorted(errors.items())) or 'none'}")
+    minutes = elapsed / 60
+    print(f"  busiest token: {max(a.writes for a in agents) / minutes:,.0f} writes/min, "
+          f"{max(a.reads for a in agents) / minutes:,.0f} reads/min (budgets: {rates or 'none'})")
 
     read_alone, write_alone = summary(base_reads), summary(base_writes)
     print(f"\n  baseline, one agent alone before the load ({baseline_n} calls each):")

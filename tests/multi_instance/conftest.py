@@ -114,14 +114,11 @@ class Instances:
 @pytest.fixture(scope="module")
 def instances(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[Instances]:
     """Two gunicorn instances of the console on the test database and the suite's Redis (once per module)."""
-    from django.core.cache import cache
-
     redis_url = os.environ.get("REDIS_URL", "")
     if not redis_url:
         pytest.skip("needs Redis: set REDIS_URL=redis://... to a running server")
     with django_db_blocker.unblock():
         database_url = shared_database_url()
-    cache.clear()  # Jira answers cached by earlier modules would otherwise be read by the instances
     workdir = tmp_path_factory.mktemp("instances")
     jira = JiraStandIn()
     jira.start()
