@@ -12,6 +12,7 @@ Tests here are transactional (the servers must see what the test commits) and ma
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import hmac
 import json
@@ -33,6 +34,13 @@ from tests.jira_standin import JiraStandIn
 from tests.schedule.procs import ROOT, child_env, free_port, shared_database_url, wait_for
 
 GUNICORN = [sys.executable, "-m", "gunicorn"]
+PR_SET_PDEATHSIG = 1
+
+
+def _stop_with_parent() -> None:
+    """In the child before exec: Linux sends it SIGTERM if the test process dies without tearing down
+    (killed outright), so no instance outlives the run."""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 @dataclass
@@ -64,6 +72,7 @@ class Instance:
              "--timeout", "60", "--graceful-timeout", "5", "--log-level", "info", "--error-logfile",
              str(self.logfile), "--chdir", str(ROOT)],
             env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            preexec_fn=_stop_with_parent if sys.platform == "linux" else None,
         )
         wait_for(lambda: self.answers() or self.proc.poll() is not None, 60,
                  what=lambda: f"instance {self.name} to answer on {self.url}:\n{self.log()[-2000:]}")
