@@ -21,6 +21,7 @@ is bounded in time and count, and the script stops its server and watchers by it
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import random
 import shutil
@@ -70,13 +71,22 @@ def children(pid: int) -> list[int]:
         return []
 
 
+def server_kind() -> tuple[str, list[str], str]:
+    """How the console is served: its ASGI application under uvicorn's gunicorn worker when the build
+    has one (a watched folder's held change request then holds no worker), else WSGI sync workers."""
+    if (ROOT / "memory_console" / "asgi.py").exists() and importlib.util.find_spec("uvicorn") is not None:
+        return "memory_console.asgi:application", ["-k", "uvicorn.workers.UvicornWorker"], "uvicorn workers, ASGI"
+    return "memory_console.wsgi:application", [], "sync workers, WSGI"
+
+
 @contextmanager
 def gunicorn(workers: int, env: dict[str, str]):
-    """The console under gunicorn (sync workers) with the load settings, on a free loopback port."""
+    """The console under gunicorn with the load settings, on a free loopback port."""
     port = free_port()
+    app, worker_args, _ = server_kind()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "memory_console.wsgi:application", "-b", f"127.0.0.1:{port}",
-         "-w", str(workers), "--backlog", "256", "--timeout", "120", "--log-level", "warning", "--chdir", str(ROOT)],
+        [sys.executable, "-m", "gunicorn", app, *worker_args, "-b", f"127.0.0.1:{port}", "-w", str(workers),
+         "--backlog", "256", "--timeout", "120", "--log-level", "warning", "--chdir", str(ROOT)],
         env=env, cwd=ROOT,
     )
     for _ in range(300):
@@ -258,7 +268,9 @@ def run(seconds: int, n_agents: int, n_watchers: int, workers: int, baseline_n: 
     print(f"per-token budgets (the settings' defaults): {rates or 'none: this build has no API throttle'}")
     store, agents, ids = build_world(n_agents, project_notes)
     env = {k: v for k, v in os.environ.items() if k not in ("API_WRITES_PER_MINUTE", "API_READS_PER_MINUTE")}
-    env.update(DJANGO_SETTINGS_MODULE="bench.load_settings", DB_CONN_MAX_AGE="60")
+    # Persistent connections under WSGI; none under ASGI, as Django advises there.
+    asgi = server_kind()[0].endswith("asgi:application")
+    env.update(DJANGO_SETTINGS_MODULE="bench.load_settings", DB_CONN_MAX_AGE="0" if asgi else "60")
     work = Path(tempfile.mkdtemp(prefix="mc-bench-load-", dir=workdir))
     watchers: list[subprocess.Popen] = []
     tally = Tally()
@@ -285,7 +297,7 @@ def run(seconds: int, n_agents: int, n_watchers: int, workers: int, baseline_n: 
             procs = server + [(f"memory-sync watch {i + 1}", w.pid) for i, w in enumerate(watchers)]
             rss_start = {name: rss_mib(pid) for name, pid in procs}
 
-            print(f"\nLoad: {n_agents} agents for {seconds} s on {workers} gunicorn workers, "
+            print(f"\nLoad: {n_agents} agents for {seconds} s on gunicorn, {workers} {server_kind()[2]}, "
                   f"{n_watchers} folders under `memory-sync watch`")
             started = time.perf_counter()
             end = started + seconds
