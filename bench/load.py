@@ -33,6 +33,7 @@ import tempfile
 import threading
 import time
 from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,7 +49,7 @@ PROJECT = "PERF"
 OWN_NOTES = 3          # notes each agent keeps updating in the project store
 OWN_STORE_CAP = 20     # notes each agent keeps in its own store before deleting its oldest
 # The stated bound: no server or watcher process grows by more than this over the run.
-RSS_GROWTH_BOUND_MIB = 64
+RSS_GROWTH_BOUND_MIB = 32
 MIX = (("read", 0.50), ("list", 0.15), ("update", 0.22), ("create", 0.13))
 REQUESTS_PER_SECOND_CAP = 200  # per agent: the hard bound on each loop's count, whatever the server does
 
@@ -241,6 +242,23 @@ def alone(url: str, sid: str, agent: Agent, n: int) -> tuple[list[float], list[f
     return reads, writes
 
 
+def warm(url: str, sid: str, agent: Agent, workers: int) -> None:
+    """Reach every worker before anything is measured (each loads its checks and matchers on first use):
+    calls on fresh connections, several at once, so the master hands them to different workers."""
+    import requests
+
+    def once(i: int) -> None:
+        headers = {"Authorization": f"Bearer {agent.token}", "Connection": "close"}
+        requests.get(f"{url}/api/v1/memory_stores/{sid}/memories/{next(iter(agent.notes))}", headers=headers,
+                     timeout=60).raise_for_status()
+        requests.post(f"{url}/api/v1/memory_stores/{agent.own_store}/memories", headers=headers, timeout=60,
+                      json={"path": f"/warm/w-{i:03d}.md", "content": f"# Warm-up {i}\nA first note.\n"}
+                      ).raise_for_status()
+
+    with ThreadPoolExecutor(max_workers=2 * workers) as pool:
+        list(pool.map(once, range(8 * workers)))
+
+
 def folders_caught_up(store, folders: list[Path]) -> int:
     """How many watched folders hold exactly the project store's live notes."""
     live = {m.path: m.content for m in store.memories.filter(deleted_at__isnull=True)}
@@ -288,8 +306,7 @@ def run(seconds: int, n_agents: int, n_watchers: int, workers: int, baseline_n: 
                 watchers.append(subprocess.Popen([str(MEMORY_SYNC), "watch", str(folder)],
                                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
             sid = store.public_id
-            # Warm every worker (each builds its matchers on first use), then the baseline, alone.
-            alone(url, sid, agents[-1], 20)
+            warm(url, sid, agents[-1], workers)
             base_reads, base_writes = alone(url, sid, agents[-1], baseline_n)
 
             server = [("gunicorn master", master.pid)] + [(f"gunicorn worker {i + 1}", pid)
