@@ -1,7 +1,8 @@
 """Two console instances on one PostgreSQL test database and one Redis: the fixture ``instances``.
 
-Each instance is its own gunicorn master (two sync workers) on a free port of 127.0.0.1, serving
-``memory_console.wsgi`` with the suite's settings, on the very test database pytest-django made
+Each instance is its own gunicorn master with two workers on a free port of 127.0.0.1, serving the
+console as it is deployed (its ASGI application under uvicorn's worker when the build has one, else
+``memory_console.wsgi`` on sync workers) with the suite's settings, on the very test database pytest-django made
 (``tests.schedule.procs.shared_database_url``) and the suite's ``REDIS_URL`` (the cache: Jira
 answers and throttle counts). Both ask the same Jira stand-in. They start once per module and are
 stopped at its end, also when a test fails; a worker that died is reported with its log.
@@ -15,6 +16,7 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import hmac
+import importlib.util
 import json
 import os
 import secrets
@@ -43,6 +45,13 @@ def _stop_with_parent() -> None:
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
+def served_app() -> list[str]:
+    """gunicorn's application and worker arguments for the console as this build deploys it."""
+    if (ROOT / "memory_console" / "asgi.py").exists() and importlib.util.find_spec("uvicorn") is not None:
+        return ["memory_console.asgi:application", "--worker-class", "uvicorn.workers.UvicornWorker"]
+    return ["memory_console.wsgi:application"]
+
+
 @dataclass
 class Instance:
     """One gunicorn master serving the console, and what it logged."""
@@ -68,7 +77,7 @@ class Instance:
 
     def start(self, env: dict[str, str]) -> None:
         self.proc = subprocess.Popen(
-            [*GUNICORN, "memory_console.wsgi:application", "--bind", f"127.0.0.1:{self.port}", "--workers", "2",
+            [*GUNICORN, *served_app(), "--bind", f"127.0.0.1:{self.port}", "--workers", "2",
              "--timeout", "60", "--graceful-timeout", "5", "--log-level", "info", "--error-logfile",
              str(self.logfile), "--chdir", str(ROOT)],
             env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
