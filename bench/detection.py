@@ -192,18 +192,14 @@ def development() -> Column:
     for case in path_cases():
         refused = path_refused(case.text, StoreKind.AGENT, "qa-bot")  # syntax only: the set has no owners
         r["paths"].add(refused == case.positive, refused != case.positive, f"[{case.kind}] {case.text!r}")
+    if heldout.available(heldout.ROUND1_DIR):
+        # Earlier blind rounds that guided fixes are development data now.
+        _add_split(r, heldout.load(heldout.ROUND1_DIR))
     return col
 
 
-def held_out() -> Column:
-    """The frozen blind split, verified against its manifest first."""
-    if not heldout.available():
-        col = Column("held-out (frozen)")
-        col.missing = {key: "no held-out split in tests/detection_data/heldout/" for key in ROWS}
-        return col
-    split = heldout.load_cached()  # raises HeldOutMismatch when a file is not the frozen one
-    col = Column(f"held-out (frozen {split.frozen})")
-    r = col.rates = {key: Rate() for key in ROWS}
+def _add_split(r: dict[str, Rate], split: heldout.HeldOut) -> None:
+    """Judge every case of a blind split (held-out, or an earlier round now in development) into the rates."""
     for case in split.secrets:
         refused = refused_by_secrets(case.text)
         if case.refuse:
@@ -234,6 +230,18 @@ def held_out() -> Column:
     for case in split.paths:
         refused = path_refused(case.path, case.store, case.writer)
         r["paths"].add(refused == case.refuse, refused != case.refuse, f"{case.id} {case.path!r} ({case.store})")
+
+
+def held_out() -> Column:
+    """The frozen blind split, verified against its manifest first."""
+    if not heldout.available():
+        col = Column("held-out (frozen)")
+        col.missing = {key: "no held-out split in tests/detection_data/heldout/" for key in ROWS}
+        return col
+    split = heldout.load_cached()  # raises HeldOutMismatch when a file is not the frozen one
+    col = Column(f"held-out (frozen {split.frozen})")
+    r = col.rates = {key: Rate() for key in ROWS}
+    _add_split(r, split)
     return col
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 
 from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
@@ -236,8 +237,6 @@ class Store(models.Model):
 
 def history_user_of(instance, request=None, **kwargs):
     """The person behind a version, if any: agents are recorded in the version's actor, not here."""
-    from django.contrib.auth.models import AbstractBaseUser
-
     user = getattr(instance, "_history_user", None)
     if user is None and request is not None:
         user = getattr(request, "user", None)
@@ -316,8 +315,10 @@ class SetAside(models.Model):
     memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="set_asides")
     path = models.CharField(max_length=1024)
     text = models.TextField(blank=True, default="")
+    # SHA-256 of the text and of the copy it was written on ("" for a lost create: no common
+    # ancestor). A redaction replaces both with keyed fingerprints (services.redaction).
     text_sha256 = models.CharField(max_length=64)
-    base_sha256 = models.CharField(max_length=64)
+    base_sha256 = models.CharField(max_length=64, blank=True)
     base_version_id = models.CharField(max_length=40, blank=True, default="")
     lost_to_version_id = models.CharField(max_length=40, blank=True, default="")
     created_by = models.JSONField(null=True, blank=True)
@@ -351,7 +352,10 @@ class Refusal(models.Model):
     operation = models.CharField(max_length=24)
     door = models.CharField(max_length=16, default="api")
     path = models.CharField(max_length=1100, blank=True, default="")
-    content_sha256 = models.CharField(max_length=64, blank=True, default="")
+    content_fingerprint = models.CharField(
+        max_length=64, blank=True, default="",
+        help_text="A keyed fingerprint of the refused text, to count resends; never the text or its plain hash.",
+    )
     code = models.CharField(max_length=40)
     message = models.TextField()
     created_at = models.DateTimeField(auto_now_add=True)
@@ -362,7 +366,7 @@ class Refusal(models.Model):
         ordering = ["-created_at", "-id"]
         constraints = [
             models.UniqueConstraint(
-                fields=["store", "writer_key", "path", "content_sha256", "code"], name="refusal_once"
+                fields=["store", "writer_key", "path", "content_fingerprint", "code"], name="refusal_once"
             )
         ]
 

@@ -13,6 +13,7 @@ from datetime import timedelta
 from django.utils import timezone
 from rest_framework import authentication, exceptions
 
+from runs.selectors import run_for_token_hash
 from stores.console_checks.request import Writer
 from stores.models import ApiToken, hash_token
 from stores.services.tokens import RUN_TOKEN_PREFIX
@@ -51,8 +52,6 @@ def writer_for_token(token: str, door: str = "api") -> Writer | None:
     its agent (or person) is deactivated."""
     digest = hash_token(token)
     if token.startswith(RUN_TOKEN_PREFIX):
-        from runs.selectors import run_for_token_hash
-
         run = run_for_token_hash(digest)
         if run is None or not run.agent.active:
             return None

@@ -23,6 +23,8 @@ from typing import Any
 from stores.console_checks.detectors.client_detail import ClientTerm
 
 HELDOUT_DIR = Path(__file__).resolve().parent / "heldout"
+# Blind round 1 of secrets and client detail: measured once, then tuned on, so development data now.
+ROUND1_DIR = Path(__file__).resolve().parent / "blind_round1"
 MANIFEST = "MANIFEST.json"
 FILES = ("instructions.jsonl", "lessons.jsonl", "secrets.jsonl", "client_detail.json", "paths.jsonl")
 
@@ -190,11 +192,15 @@ def verify(directory: Path = HELDOUT_DIR) -> dict[str, Any]:
         raise HeldOutMismatch(f"No {MANIFEST} in {directory}: the held-out split is not in the repository.")
     manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     problems = []
+    listed = [name for name in FILES if _hash_in(manifest, name) is not None]
+    if not listed:
+        problems.append("the manifest gives no sha256 for any case file")
     for name in FILES:
         expected = _hash_in(manifest, name)
         path = directory / name
         if expected is None:
-            problems.append(f"{name}: the manifest gives no sha256")
+            if path.is_file():
+                problems.append(f"{name}: present, but the manifest gives no sha256")
         elif not path.is_file():
             problems.append(f"{name}: missing")
         else:
@@ -228,23 +234,34 @@ def _strings(value: Any) -> tuple[str, ...]:
     return tuple(v for v in (value or []) if isinstance(v, str) and v.strip())
 
 
+def _rows(directory: Path, name: str) -> list[dict[str, Any]]:
+    """The rows of one case file; none when the split does not hold that file (the manifest lists what it holds)."""
+    path = directory / name
+    return _jsonl(path) if path.is_file() else []
+
+
 def load(directory: Path = HELDOUT_DIR) -> HeldOut:
-    """The verified, decoded held-out split. Raises HeldOutMismatch if it is not the frozen one."""
+    """The verified, decoded split in ``directory``. Raises HeldOutMismatch if it is not the frozen one.
+
+    A split may hold only some of the case files (a later blind round can replace one check's
+    cases); the files it does not hold give no cases.
+    """
     manifest = verify(directory)
     instructions = tuple(
         InstructionCase(r["id"], decode(r["text"]), _label(r), r.get("lang", ""), r.get("kind", ""))
-        for r in _jsonl(directory / "instructions.jsonl")
+        for r in _rows(directory, "instructions.jsonl")
     )
     lessons = []
-    for r in _jsonl(directory / "lessons.jsonl"):
+    for r in _rows(directory, "lessons.jsonl"):
         if _label(r):
             raise HeldOutMismatch(f"Lesson {r['id']} is labelled refuse; every lesson is to be accepted.")
         lessons.append(LessonCase(r["id"], decode(r["text"]), r.get("folder", "")))
     secrets = tuple(
         SecretCase(r["id"], decode(r["text"]), _label(r), r.get("family", ""), r.get("lang", ""))
-        for r in _jsonl(directory / "secrets.jsonl")
+        for r in _rows(directory, "secrets.jsonl")
     )
-    client = json.loads((directory / "client_detail.json").read_text(encoding="utf-8"))
+    client_path = directory / "client_detail.json"
+    client = json.loads(client_path.read_text(encoding="utf-8")) if client_path.is_file() else {"registry": [], "cases": []}
     registry = tuple(
         RegisteredClient(
             name=c["name"],
@@ -266,7 +283,7 @@ def load(directory: Path = HELDOUT_DIR) -> HeldOut:
         )
     paths = tuple(
         PathCase(r["id"], r["path"], r.get("store", "project"), r.get("writer", ""), _label(r))
-        for r in _jsonl(directory / "paths.jsonl")
+        for r in _rows(directory, "paths.jsonl")
     )
     return HeldOut(
         frozen=_first_text(manifest, "frozen_on", "frozen", "frozen_at", "frozen_date", "date"),

@@ -74,6 +74,18 @@ def test_the_split_in_the_repository_is_the_frozen_one():
     split = heldout.load()
     assert split.frozen and split.how_written
     assert split.instructions and split.lessons and split.secrets and split.client_detail and split.paths
+    earlier = heldout.load(heldout.ROUND1_DIR)
+    assert earlier.secrets and earlier.client_detail  # blind round 1, now development data
+
+
+def test_a_split_may_hold_only_some_case_files(tmp_path):
+    _write_split(tmp_path)
+    (tmp_path / "paths.jsonl").unlink()
+    manifest = json.loads((tmp_path / heldout.MANIFEST).read_text())
+    manifest["files"].pop("paths.jsonl", None)
+    (tmp_path / heldout.MANIFEST).write_text(json.dumps(manifest))
+    split = heldout.load(tmp_path)
+    assert split.paths == () and split.instructions
 
 
 def test_no_split_is_not_available(tmp_path):

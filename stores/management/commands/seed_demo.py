@@ -21,6 +21,7 @@ from stores.errors import ConsoleError
 from stores.management.base import JsonCommand
 from stores.models import Client, HostedAgent, JiraProject, Pod, Store, StoreKind, Toolset
 from stores.services import registry
+from stores.services.escalation_contacts import escalation_contact_add
 from stores.services.tokens import token_issue_for_agent
 from stores.services.transfer import memory_put
 
@@ -129,7 +130,7 @@ class Command(JsonCommand):
         contact = User.objects.filter(username=CONTACT_USERNAME).first() or registry.person_add(
             username=CONTACT_USERNAME, email="demo-contact@example.com"
         )
-        project.escalation_contacts.add(contact)
+        escalation_contact_add(key=project.key, username=contact.get_username())
 
         writer = Writer(user=admin, door="import")
         counts = {"created": 0, "updated": 0, "unchanged": 0}
