@@ -131,28 +131,25 @@ def build_world(n_agents: int, project_notes: int):
     """A client, a project whose store holds ``project_notes`` notes, and agents in a pod covering it,
     each with its own token and OWN_NOTES notes of its own in the project store."""
     from stores.console_checks.request import Writer
-    from stores.models import Client, HostedAgent, JiraProject, Pod, Store
+    from stores.models import Store
     from stores.services.memories import memory_create
-    from stores.services.tokens import token_issue_for_agent
+    from stores.services.registry import agent_add, client_add, pod_add, project_add
 
-    client = Client.objects.create(name="Northwind Traders")
-    project = JiraProject.objects.create(key=PROJECT, client=client)
-    pod = Pod.objects.create(name="load-pod")
-    pod.projects.add(project)
-    store = Store.objects.get(project=project)
+    # Made as an operator makes them (the registry's services), so every store comes with its owner.
+    client = client_add(name="Northwind Traders")
+    store = Store.objects.get(project=project_add(key=PROJECT, client=client))
     fill_store(store, project_notes, key=PROJECT)
+    made = [agent_add(name=f"agent-{i:02d}", jira_account_id=f"acc-{i:02d}") for i in range(n_agents)]
+    pod_add(name="load-pod", agents=[agent.name for agent, _ in made], projects=[PROJECT])
     agents = []
-    for i in range(n_agents):
-        agent = HostedAgent.objects.create(name=f"agent-{i:02d}", jira_account_id=f"acc-{i:02d}")
-        pod.agents.add(agent)
+    for agent, token in made:
         writer = Writer(agent=agent, door="api")
         notes = {}
         for k in range(OWN_NOTES):
             m = memory_create(writer=writer, store=store, path=f"/agents/{agent.name}/note-{k}.md",
                               content=f"# Note {k}\nWhat {agent.name} keeps about step 0.\n")
             notes[m.public_id] = m.content_sha256
-        agents.append(Agent(agent.name, token_issue_for_agent(agent)[1], Store.objects.get(agent=agent).public_id,
-                            notes))
+        agents.append(Agent(agent.name, token, Store.objects.get(agent=agent).public_id, notes))
     ids = list(store.memories.filter(deleted_at__isnull=True).values_list("public_id", flat=True))
     return store, agents, ids
 
