@@ -31,6 +31,8 @@ from typing import Any
 
 import pytest
 import requests
+from django.contrib.contenttypes.models import ContentType
+from django.db import connection
 
 from tests.jira_standin import JiraStandIn
 from tests.schedule.procs import ROOT, child_env, free_port, shared_database_url, wait_for
@@ -76,13 +78,15 @@ class Instance:
             return False
 
     def start(self, env: dict[str, str]) -> None:
-        self.proc = subprocess.Popen(
-            [*GUNICORN, *served_app(), "--bind", f"127.0.0.1:{self.port}", "--workers", "2",
-             "--timeout", "60", "--graceful-timeout", "5", "--log-level", "info", "--error-logfile",
-             str(self.logfile), "--chdir", str(ROOT)],
-            env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            preexec_fn=_stop_with_parent if sys.platform == "linux" else None,
-        )
+        # gunicorn's own lines and the console's log (a traceback behind a 500) go to one file.
+        with open(self.logfile, "ab") as log:
+            self.proc = subprocess.Popen(
+                [*GUNICORN, *served_app(), "--bind", f"127.0.0.1:{self.port}", "--workers", "2",
+                 "--timeout", "60", "--graceful-timeout", "5", "--log-level", "info", "--error-logfile", "-",
+                 "--chdir", str(ROOT)],
+                env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                preexec_fn=_stop_with_parent if sys.platform == "linux" else None,
+            )
         wait_for(lambda: self.answers() or self.proc.poll() is not None, 60,
                  what=lambda: f"instance {self.name} to answer on {self.url}:\n{self.log()[-2000:]}")
         assert self.proc.poll() is None, f"instance {self.name} exited early:\n{self.log()[-3000:]}"
@@ -107,6 +111,31 @@ class Instance:
         return self.session.request(method, f"{self.url}{path}", headers=headers, timeout=30, **kw)
 
 
+AuthRows = tuple[list[tuple], list[tuple]]
+
+
+def _auth_rows() -> AuthRows:
+    """The content types and permissions as the database holds them, ids included."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT id, app_label, model FROM django_content_type ORDER BY id")
+        content_types = cursor.fetchall()
+        cursor.execute("SELECT id, name, content_type_id, codename FROM auth_permission ORDER BY id")
+        permissions = cursor.fetchall()
+    return content_types, permissions
+
+
+def _put_back(rows: AuthRows) -> None:
+    """Make the content types and permissions the ones in ``rows``, ids included (tables otherwise empty)."""
+    content_types, permissions = rows
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM auth_permission")
+        cursor.execute("DELETE FROM django_content_type")
+        cursor.executemany("INSERT INTO django_content_type (id, app_label, model) VALUES (%s, %s, %s)",
+                           content_types)
+        cursor.executemany(
+            "INSERT INTO auth_permission (id, name, content_type_id, codename) VALUES (%s, %s, %s, %s)", permissions)
+
+
 @dataclass
 class Instances:
     """The two instances, the Jira stand-in they both ask, and the secret the webhook is signed with."""
@@ -115,6 +144,7 @@ class Instances:
     b: Instance
     jira: JiraStandIn
     webhook_secret: str
+    auth_rows: AuthRows
 
     def __iter__(self) -> Iterator[Instance]:
         return iter((self.a, self.b))
@@ -137,6 +167,7 @@ def instances(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[
         pytest.skip("needs Redis: set REDIS_URL=redis://... to a running server")
     with django_db_blocker.unblock():
         database_url = shared_database_url()
+        auth_rows = _auth_rows()
     workdir = tmp_path_factory.mktemp("instances")
     jira = JiraStandIn()
     jira.start()
@@ -148,7 +179,7 @@ def instances(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[
         JIRA_CACHE_SECONDS="600", DB_CONN_MAX_AGE="0",
     )
     pair = Instances(Instance("a", free_port(), workdir / "a.log"), Instance("b", free_port(), workdir / "b.log"),
-                     jira, webhook_secret)
+                     jira, webhook_secret, auth_rows)
     try:
         for instance in pair:
             instance.start(env)
@@ -157,6 +188,20 @@ def instances(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[
         for instance in pair:
             instance.stop()
         jira.stop()
+
+
+@pytest.fixture(autouse=True)
+def _content_types_as_the_instances_know_them(instances: Instances, transactional_db) -> None:
+    """Each test starts with the content-type and permission ids the instances started with.
+
+    Between transactional tests pytest-django empties every table and Django makes the content
+    types and permissions again, under new ids; a long-running instance keeps the old ids in its
+    content-type cache (django-guardian's permission queries then fail). A deployment never sees
+    its content types renumbered, so each test puts the module's first ids back before it starts.
+    """
+    if _auth_rows() != instances.auth_rows:
+        _put_back(instances.auth_rows)
+    ContentType.objects.clear_cache()
 
 
 # A person in the Django admin, through one instance: log in, open a form, change fields, save.
