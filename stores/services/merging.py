@@ -15,17 +15,14 @@ import difflib
 from dataclasses import dataclass, field
 
 import merge3
-from django.utils import timezone
 
 from stores.console_checks.reasons import Reason
 from stores.console_checks.request import Writer
 from stores.errors import Conflict, InvalidRequest, NotFound
 from stores.models import Memory, SetAside, SetAsideStatus, Store
-from stores.operations import Operation
 
-from .memories import memory_update
 from .refusals import recording_refusals
-from .set_asides import _open_set_aside
+from .set_asides import _open_set_aside, set_aside_fold_in
 
 SAVED_LABEL = "saved copy"
 INCOMING_LABEL = "set-aside text"
@@ -203,20 +200,6 @@ def set_aside_merge_save(
                 code=Reason.SAVED_COPY_CHANGED,
             )
         why = f"merged set-aside text {set_aside.public_id}" + (f": {reason}" if reason else "")
-        # A refusal rolls this whole transaction back and is recorded once, by the outer boundary.
-        memory, _changed = memory_update(
-            writer=writer,
-            store=store,
-            memory_id=memory.public_id,
-            content=text,
-            reason=why,
-            operation=Operation.SET_ASIDE_USE,
-        )
-        set_aside.status = SetAsideStatus.USED
-        set_aside.resolved_by = writer.actor
-        set_aside.resolved_at = timezone.now()
-        set_aside.resolved_version_id = memory.head_version_id
-        set_aside.save(update_fields=["status", "resolved_by", "resolved_at", "resolved_version_id"])
-        return set_aside
+        return set_aside_fold_in(writer=writer, store=store, set_aside=set_aside, content=text, reason=why)
 
     return recording_refusals(work)

@@ -56,23 +56,34 @@ def set_aside_use(*, writer: Writer, store: Store, set_aside_id: str) -> SetAsid
                 f"{set_aside.path} was deleted; restore it from Recently deleted first, then use this text.",
                 code=Reason.MEMORY_DELETED,
             )
-        # A refusal rolls this whole transaction back and is recorded once, by the outer boundary.
-        memory, _changed = memory_update(
-            writer=writer,
-            store=store,
-            memory_id=set_aside.memory.public_id,
-            content=set_aside.text,
+        return set_aside_fold_in(
+            writer=writer, store=store, set_aside=set_aside, content=set_aside.text,
             reason=f"used set-aside text {set_aside.public_id}",
-            operation=Operation.SET_ASIDE_USE,
         )
-        set_aside.status = SetAsideStatus.USED
-        set_aside.resolved_by = writer.actor
-        set_aside.resolved_at = timezone.now()
-        set_aside.resolved_version_id = memory.head_version_id
-        set_aside.save(update_fields=["status", "resolved_by", "resolved_at", "resolved_version_id"])
-        return set_aside
 
     return recording_refusals(work)
+
+
+def set_aside_fold_in(*, writer: Writer, store: Store, set_aside: SetAside, content: str, reason: str) -> SetAside:
+    """Save ``content`` (the set-aside text, or a merge of it) over its memory and mark the set-aside used.
+
+    Runs inside the caller's transaction and boundary: a refusal rolls the whole change back and is
+    recorded once, by the outer boundary.
+    """
+    memory, _changed = memory_update(
+        writer=writer,
+        store=store,
+        memory_id=set_aside.memory.public_id,
+        content=content,
+        reason=reason,
+        operation=Operation.SET_ASIDE_USE,
+    )
+    set_aside.status = SetAsideStatus.USED
+    set_aside.resolved_by = writer.actor
+    set_aside.resolved_at = timezone.now()
+    set_aside.resolved_version_id = memory.head_version_id
+    set_aside.save(update_fields=["status", "resolved_by", "resolved_at", "resolved_version_id"])
+    return set_aside
 
 
 def set_aside_dismiss(*, writer: Writer, store: Store, set_aside_id: str) -> SetAside:
