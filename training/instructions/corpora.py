@@ -107,3 +107,55 @@ def spikee_negatives() -> list[tuple[str, str]]:
             if row.get("text"):
                 out.append((f"spikee:fp:{i % 13}", row["text"]))
     return out
+
+
+# Packages whose docstrings and comments are read as lessons: technical English, much of it in the
+# imperative about tools ("Skip the tests that need a database", "Ignore the default ordering").
+DOC_PACKAGES = ("django", "rest_framework", "celery", "kombu", "sklearn", "requests", "pytest", "_pytest",
+                "detect_secrets", "simple_history", "guardian", "drf_spectacular", "psycopg", "redis")
+
+
+def docstring_negatives(rng: random.Random, limit: int = 6000) -> list[tuple[str, str]]:
+    """(family, text): paragraphs of docstrings and comments from installed packages, as lessons."""
+    import ast
+    import io
+    import tokenize
+
+    paragraphs: list[tuple[str, str]] = []
+    for name in DOC_PACKAGES:
+        try:
+            root = package_dir(name)
+        except SystemExit:
+            continue
+        for path in sorted(root.rglob("*.py")):
+            if "/tests/" in str(path) or "/migrations/" in str(path) or "/locale/" in str(path):
+                continue
+            try:
+                source = path.read_text(encoding="utf-8")
+                tree = ast.parse(source)
+            except (SyntaxError, UnicodeDecodeError, ValueError):
+                continue
+            family = f"docs:{name}:{path.parent.name}"
+            texts: list[str] = []
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                    doc = ast.get_docstring(node)
+                    if doc:
+                        texts += doc.split("\n\n")
+            comment: list[str] = []
+            try:
+                for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+                    if tok.type == tokenize.COMMENT:
+                        comment.append(tok.string.lstrip("#").strip())
+                    elif comment and tok.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT):
+                        texts.append(" ".join(comment))
+                        comment = []
+            except (tokenize.TokenError, IndentationError, SyntaxError):
+                pass
+            for text in texts:
+                text = " ".join(text.split())
+                if 40 <= len(text) <= 400 and sum(c.isalpha() for c in text) > len(text) * 0.6:
+                    paragraphs.append((family, text))
+    paragraphs = list(dict(((t, (f, t)) for f, t in paragraphs)).values())
+    rng.shuffle(paragraphs)
+    return paragraphs[:limit]

@@ -3,7 +3,8 @@
     pip install -e '.[train]'
     python -m training.instructions.train [--check]
 
-Data: the public corpora in ``corpora.py`` (read from the installed packages), the generated
+Data: the public corpora in ``corpora.py`` (read from the installed packages; lessons also from the
+docstrings and comments of installed libraries such as Django and Celery), the generated
 variants in ``variants.py``, and the development cases of ``tests/detection_data/labelled_sets.py``.
 Nothing from a held-out set is read here. Every text is normalised as the detector normalises it,
 cut into the passages the detector scores (sentences, and pairs of neighbouring sentences), and
@@ -11,7 +12,7 @@ turned into the same feature strings (``instruction_model.features``).
 
 The figures printed are from a development split by template family (a fifth of the families
 never trained on), not from the training set. The threshold is chosen on that split: the highest
-recall with at most 0.5% of the lessons of each source refused, out of fold. The committed model is then trained
+recall with at most 1% of the lessons of each source we did not generate refused, out of fold. The committed model is then trained
 on everything with that threshold. ``--check`` stops after the development figures.
 """
 
@@ -50,7 +51,7 @@ from training.instructions import corpora, variants  # noqa: E402
 
 SEED = 20261201
 C = 8.0  # inverse regularisation of the logistic regression
-MAX_FPR = 0.005  # development lessons refused, at most, when choosing the threshold
+MAX_FPR = 0.01  # lessons of one source refused by the classifier, at most, when choosing the threshold
 LONG = 600  # a text longer than this (normalised) is learnt by its passages, not as a whole
 
 
@@ -71,13 +72,15 @@ def gather(rng: random.Random) -> list[Text]:
     texts += [Text(t, True, f, "pyrit") for f, t in corpora.pyrit_positives(orders, rng)]
     texts += [Text(t, True, f, "spikee") for f, t in corpora.spikee_positives(orders, rng)]
     texts += [Text(t, False, f, "spikee") for f, t in corpora.spikee_negatives()]
+    texts += [Text(t, False, f, "docstrings") for f, t in corpora.docstring_negatives(rng)]
     texts += [Text(t, True, f"dev:injection:{i}", "labelled_sets") for i, t in enumerate(labelled_sets.INJECTIONS)]
     texts += [Text(t, True, f"dev:payload:{i}", "labelled_sets") for i, t in enumerate(labelled_sets.HIDDEN_PAYLOADS)]
     texts += [Text(t, False, f"dev:near-miss:{i}", "labelled_sets")
               for i, t in enumerate(labelled_sets.INSTRUCTION_NEAR_MISSES)]
     texts += [Text(t, False, f"dev:lesson:{i % 50}", "labelled_sets")
               for i, t in enumerate(labelled_sets.legitimate_lessons())]
-    return texts
+    # The corpora repeat some texts across their folders: each text once, with its first family.
+    return list({(t.text, t.positive): t for t in reversed(texts)}.values())[::-1]
 
 
 def normalised(text: str) -> str:
@@ -165,7 +168,7 @@ def note_scores(vec: Vectoriser, model: LogisticRegression, texts: list[Text]) -
 
 
 def choose_threshold(texts: list[Text], scores: np.ndarray) -> float:
-    """The lowest threshold that refuses at most MAX_FPR of the lessons of every source with 50 or more.
+    """The lowest threshold that refuses at most MAX_FPR of the lessons of every source we did not generate.
 
     Taken source by source, so that the many easy generated lessons cannot hide the hard ones
     (the development lessons written as agents write them, and the corpora's benign documents).
@@ -175,8 +178,8 @@ def choose_threshold(texts: list[Text], scores: np.ndarray) -> float:
         if not t.positive:
             by_source.setdefault(t.source, []).append(float(s))
     best = 0.0
-    for values in by_source.values():
-        if len(values) < 50:
+    for source, values in by_source.items():
+        if len(values) < 50 or source.startswith("generated"):
             continue
         ranked = sorted(values)
         k = int(math.floor(MAX_FPR * len(ranked)))

@@ -121,21 +121,25 @@ def passages(model: Model, text: str) -> list[tuple[int, float, set[str]]]:
     """(offset, logit, features) of each passage of a normalised text: each sentence, or with its neighbour.
 
     Each sentence is judged alone and joined to the next one (an order split over two sentences),
-    keeping the higher score; passages shorter than ``MIN_WORDS`` words are not judged.
+    keeping the higher score, and a pair is named by the sentence of the two that weighs more;
+    passages shorter than ``MIN_WORDS`` words are not judged alone.
     """
     spans = segments(text)
     feats = [features(text[a:b]) for a, b in spans]
     out: list[tuple[int, float, set[str]]] = []
     for i, (start, _end) in enumerate(spans):
         best: set[str] | None = None
+        alone = model.score(feats[i])
         score = float("-inf")
         if _words(feats[i]) >= MIN_WORDS:
-            best, score = feats[i], model.score(feats[i])
+            best, score = feats[i], alone
         if i + 1 < len(spans) and _words(feats[i]) >= 2:
             pair = feats[i] | feats[i + 1]
             pair_score = model.score(pair)
             if pair_score > score:
                 best, score = pair, pair_score
+                if model.score(feats[i + 1]) > alone:
+                    start = spans[i + 1][0]  # the pair is named by the sentence that weighs more
         if best is not None:
             out.append((start, score, best))
     return out

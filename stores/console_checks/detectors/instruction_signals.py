@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-__all__ = ["Signal", "line_markers", "sentence_signals", "KINDS"]
+__all__ = ["Signal", "fence_marker", "line_markers", "sentence_signals", "transcript", "KINDS"]
 
 OVERRIDE = "overrides the agent's instructions"
 ORDER = "order to the agent reading the note"
@@ -82,7 +82,8 @@ ORDER_VERB = _alt(
     "create|write|tell|say|report|hide|conceal|escalate|run|rerun|trigger|revert|reset|rotate|transfer|move|"
     "rename|edit|modify|update|exfiltrate|treat|obey|follow|comply|act|pretend|answer|respond|reply|stop|"
     "turn off|switch off|assume|consider|accept|assign|tag|promote|include|output|repeat|show|list|dump|"
-    "save|store|make|do|go|use|never|always|only|just|please|kindly|don't|do not|avoid|keep|put|enable|"
+    "save|store|make|do|go|use|never|always|only|just|please|kindly|don't|do not|avoid|keep|put|enable|open|start|"
+    "begin|launch|install|uninstall|download|fetch|call|invoke|submit|file|raise|lie|assign|request|"
     "genehmige|merge|pushe|losche|uberspringe|ignoriere|vergiss|sende|schicke|kopiere|schliesse|deaktiviere|"
     "umgehe|gib|zeige|melde|bitte|approuve|fusionne|pousse|supprime|saute|ignore|oublie|envoie|copie|ferme|"
     "desactive|contourne|donne|montre|revele|merci de|aprueba|fusiona|haz|borra|salta|saltate|ignora|olvida|"
@@ -135,6 +136,8 @@ GATE_STRONG = _alt(
     "pre-commit hook|git hooks|commit hooks|hooks|branch protection|four-eyes rule|four eyes|"
     "escalation contact|escalation step|escalation|change advisory board|security review|review queue|"
     "manual approval|oversight|audit log|activity log|release checklist|qa step|qa sign-off|the review step|"
+    "client-detail rule|client detail rule|client-detail check|secret scanner|the scanner|detect-secrets|"
+    "the console's rules|the memory rules|the writing rules|content rules|instructions check|the pr template|"
     "prufung|freigabe|code-review|eskalationskontakt|revue|relecture|validation|approbation|revue de code|"
     "contact d'escalade|revision|aprobacion|revision de codigo|contacto de escalado|revisione|revisao|"
     "pre-commit-hooks|hooks de pre-commit|hooks pre-commit"
@@ -147,8 +150,9 @@ RELEASE_VERB = _alt(
 )
 SKIP_VERB = _alt(
     "skip|skipping|bypass|bypassing|skip over|do not bother with|leave out|omit|circumvent|get around|go around|"
-    "work around|avoid|turn off|switch off|disable|ignore|waive|dodge|sidestep|do without|no need to wait for|"
-    "do not wait for|stop waiting for|forget about|uberspringe|uberspring|umgehe|ignoriere|deaktiviere|"
+    "work around|avoid|turn off|switch off|disable|ignore|disregard|waive|dodge|sidestep|do without|no need to wait for|"
+    "do not wait for|stop waiting for|forget about|do not run|never run|stop running|do not request|do not ask for|"
+    "never ask for|stop asking for|do not involve|never involve|leave out|cut out|keep out|uberspringe|uberspring|umgehe|ignoriere|deaktiviere|"
     "lass weg|saute|sauter|contourne|ignore|desactive|saltate|salta|omite|evita|ignora|desactiva|sla over|"
     "pule|salta|ignore"
 )
@@ -166,6 +170,7 @@ PEOPLE = _alt(
     "the user|the users|users|the human|the humans|humans|the operator|operators|the reviewers|the reviewer|"
     "reviewers|the escalation contact|anyone|anybody|your principal|your supervisor|the supervisor|the admins|"
     "the admin|the people|people|the console users|the client|the qa team|your owner|your creators|nobody|no one|"
+    "the person|a person|the person reviewing this|whoever reviews this|the human reviewer|the team|"
     "dem benutzer|den benutzer|niemandem|l'utilisateur|personne|al usuario|nadie"
 )
 SENSITIVE = _alt(
@@ -181,7 +186,7 @@ OUTSIDE = (
     r"(?:https?://|www\.|\S+@\S+\.\w+|webhook|pastebin|gist|public|external|outside|personal (?:email|inbox|account)|"
     r"my (?:email|inbox|server|account|telegram|discord|slack)|telegram|discord|your (?:reply|answer|response|output)|"
     r"the (?:reply|answer|response)|ticket (?:comments?|description)|the comments?|a comment|this address|the address|"
-    r"the url|that url|this url|bucket|(?:next |your )?commit messages?|the ticket\b|a ticket\b|the pr\b|the channel|slack|"
+    r"(?:a |the |as a )?(?:pr|ticket|jira|github) comments?|the url|that url|this url|bucket|(?:next |your )?commit messages?|the ticket\b|a ticket\b|the pr\b|the channel|slack|"
     r"an? (?:new )?(?:public )?repo|attacker|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})"
 )
 SEND_VERB = _alt(
@@ -196,7 +201,8 @@ REVEAL_VERB = _alt(
 REVEALED = _alt(
     "system prompt|system message|your instructions|your initial instructions|your prompt|your hidden rules|"
     "your rules|your configuration|the text above|everything above|what you were told|your guidelines|"
-    "initial prompt|hidden instructions|developer message|deinen systemprompt|ton prompt systeme|tu prompt del sistema"
+    "initial prompt|hidden instructions|developer message|your context|your context window|the contents of your|your memory|"
+    "deinen systemprompt|ton prompt systeme|tu prompt del sistema"
 )
 SELF = _alt(
     "this note|this memory|this memo|this file|this lesson|this entry|this document|this text|this page|this rule|"
@@ -207,12 +213,16 @@ SELF = _alt(
 AUTH_NOUN = _alt(
     "standing decision|standing decisions|ruling|rulings|governance template|governance rule|governance rules|"
     "governance policy|binding|mandatory|official policy|official rule|the law|authoritative|highest authority|"
-    "a people's ruling|the project's policy|policy for this project|the final word|"
+    "a people's ruling|the project's policy|policy for this project|the final word|final|the final authority|"
+    "the source of truth|the only source of truth|the single source of truth|"
     "grundsatzentscheidung|standige entscheidung|dauerhafte entscheidung|verbindlich|decision permanente|"
     "decision permanente|decision de gouvernance|decision permanente|vast besluit|decisione permanente"
 )
 IS_VERB = _alt(
     "is|are|counts as|count as|serves as|acts as|becomes|is now|constitutes|has the status of|has the force of|"
+    "should be considered|must be considered|is considered|is to be considered|carries the authority of|carries the weight of|"
+    "should be read as|must be read as|is to be read as|should count as|must count as|has the same authority as|"
+    "has the same weight as|is as binding as|ranks with|ranks above|equals|is equal to|"
     "has the authority of|has the weight of|should be treated as|must be treated as|is to be treated as|"
     "shall be treated as|ist|est|es|e|is een"
 )
@@ -229,7 +239,9 @@ GOV = _alt(
 )
 GOV_UNDERMINE = _alt(
     "ignore|ignored|does not apply|do not apply|no longer applies|no longer apply|void|suspended|outdated|optional|"
-    "waived|is wrong|can be ignored|not binding|is not binding|is obsolete|is off|skip|skipped|lifted"
+    "waived|is wrong|can be ignored|not binding|is not binding|is obsolete|is off|skip|skipped|lifted|advisory|obsolete|"
+    "a draft|only a draft|outdated|out of date|irrelevant|not relevant|"
+    "are advisory|is advisory|superseded|are superseded|is superseded|overridden|are overridden|no longer binding"
 )
 AUTHORITY_WHO = _alt(
     "the escalation contact|escalation contact|the cto|the ceo|governance|management|the client|the security team|"
@@ -250,8 +262,8 @@ MAY = _alt(
 PRIV_SUBJECT = _alt("you|agents|the agent|agents reading this|assistants|the assistant|ai agents|every agent|any agent")
 HIDE = _alt(
     "do not tell|never tell|do not inform|never inform|do not mention|never mention|do not let|never let|"
-    "do not report|never report|do not show|never show|hide|conceal|keep|without telling|without informing|"
-    "make sure|erzahl|ne dis rien|no le digas"
+    "do not report|never report|do not show|never show|not tell|not inform|not mention|not report|hide|conceal|"
+    "without telling|without informing|lie to|deceive|mislead|withhold from|erzahl|ne dis rien|no le digas"
 )
 NOTE = _alt("this note|this memory|this file|this message|this entry|this lesson|this text|it|this|diese notiz|cette note|esta nota")
 NEGATION = re.compile(
@@ -268,9 +280,13 @@ def _negated(text: str, start: int) -> bool:
 
 
 # Imperative at a clause start: optional softeners, then an order verb.
-_SOFT = r"(?:(?:please|kindly|just|now|then|also|first|immediately|simply|always|never|do not|bitte|merci de|por favor)\s+)*"
+_SOFT = (
+    r"(?:(?:please|kindly|just|now|then|also|first|immediately|simply|always|never|do not|quietly|silently|secretly|"
+    r"carefully|right away|bitte|merci de|por favor)\s+)*"
+)
 _DIRECTIVE = re.compile(
-    rf"^\W*(?:{_SOFT}{ORDER_VERB}\b|you\s+(?:must|should|will|shall|need to|have to|are to|may|can|are required to)\b|"
+    rf"^\W*(?:{_SOFT}{ORDER_VERB}\b|(?:you|it|they)\s+(?:must|should|will|shall|need to|have to|are to|may|can|are required to)\b|"
+    rf"(?:should|must|needs to|has to|is to|is required to|shall)\s+(?:\S+\s+)?\w+|"
     rf"your\s+(?:new\s+|real\s+|first\s+|only\s+)?(?:task|job|goal|orders?|instructions?|priority|objective)\b|"
     rf"(?:agents?|assistants?|the ai|ai)\s+(?:must|should|may|will|can|are to)\b|"
     rf"(?:du|tu|usted)\s+\w+|"
@@ -306,6 +322,18 @@ _add(OVERRIDE, r"\b(?:instead of|rather than|over|above)\s+(?:your|the)\s+(?:sys
 _add(OVERRIDE, r"\b(?:follow|obey|trust)\s+(?:only\s+)?(?:this|these)\s+(?:note|memory|file|instructions|rules)"
      r"\s*(?:only|instead|alone|above (?:all|everything|anything)|over)", True, "follow", "obey", "trust")
 _add(OVERRIDE, r"\b(?:obey|follow)\s+only\s+(?:the\s+)?(?:commands|orders|instructions|rules)\b", True, "only")
+_add(OVERRIDE, r"\bdo (?:whatever|everything|anything|all) (?:this note|this memory|this file|the note|i|this text|these notes|"
+     r"it|this) (?:says|asks|tells|demands|wants)\b", False, "whatever", "everything", "anything", "all")
+_add(OVERRIDE, r"\b(?:the\s+|my\s+|your\s+)?(?:real|actual|true|hidden|secret)\s+(?:instructions|orders|task|rules|prompt|directives)\s+"
+     r"(?:are|is|follow|come|:)", False, "real", "actual", "true", "hidden", "secret")
+_add(OVERRIDE, rf"\b{UNDO}\s+(?:any\s+|all\s+|the\s+)?(?:instructions|orders|requests|commands|corrections)\s+from\b", True, "from")
+_add(OVERRIDE, rf"\b{UNDO}\s+(?:what|whatever|anything)\s+(?:the\s+)?(?:{GOV}|{PEOPLE}|escalation contact|reviewers?|user|client)\s+"
+     rf"(?:says?|said|wants?|asks?|decided|decides|requires?|required|tells? you|told you)\b", True, "what", "anything")
+_add(OVERRIDE, rf"\b(?:rules|instructions|guidelines|constraints|policies|restrictions|guardrails)\s+(?:that\s+)?you\s+(?:operate under|"
+     rf"work under|run under|were given|received|follow|have|obey)\b{_G}{{0,60}}?(?:{VOID}|\b(?:ignore|disregard|forget) (?:them|it)\b)",
+     True, "you")
+_add(OVERRIDE, rf"\b{UNDO}\s+(?:the\s+)?(?:user's|users'|their|his|her|the operator's|the reviewer's|the reviewers'|people's|human|"
+     rf"the human's)\s+(?:requests|instructions|orders|input|messages|corrections|objections|feedback)\b", True, "")
 _add(OVERRIDE, rf"\b(?:{SELF}|this)\s+{_W}{{0,3}}?{PRECEDE}\s+(?:all\s+|any\s+|your\s+|every\s+|the\s+)?"
      rf"(?:other\s+|previous\s+|prior\s+|existing\s+|system\s+|original\s+)*(?:instructions|directives|"
      rf"guidelines|prompts?|system prompt|everything|programming|rules)\b", True, "")
@@ -320,11 +348,20 @@ _add(ORDER, r"\byou are now\s+(?:an?\s+|the\s+|my\s+)?(?:\S+\s+){0,2}?(?:assista
 _add(ORDER, r"\byou are (?:no longer|not) (?:an? |the )?(?:ai\b|assistant\b|agent\b|model\b|bound by|restricted by|"
      r"limited by|subject to|required to follow|obliged to follow|constrained by|governed by)", False, "you are")
 _add(ORDER, r"(?:^|[.!?;:,]\s*|\n)\W*(?:please\s+|now\s+|from now on,?\s+)?(?:act|behave|respond|answer|roleplay)\s+"
-     r"(?:as|like)\s+(?:(?:if|though)\s+(?:you|it)\b|(?:an?\s+|the\s+|my\s+|your\s+)?(?:\S+\s+)?(?:agent|assistant|ai|admin|"
-     r"administrator|root|human|person|engineer|manager|owner|superuser|dan|different|unrestricted|developer|system|"
-     r"escalation contact|reviewer|approver|model|bot|persona|character|hacker|expert))", False,
+     r"(?:as|like)\s+(?:(?:if|though)\s+(?:you|it)\b|(?:an?\s+|the\s+|my\s+|your\s+)?(?:(?:different|unrestricted|new|other|senior|"
+     r"human|real|evil|rogue|jailbroken|uncensored|unfiltered)\s+)?(?:agent|assistant|ai|admin|administrator|root|human|person|"
+     r"engineer|release manager|project owner|superuser|dan|developer|system|escalation contact|reviewer|approver|model|bot|"
+     r"persona|character|hacker)\b)", False,
      "act", "behave", "respond", "answer", "roleplay")
 _add(ORDER, r"\b(?:pretend|imagine) (?:to be|you are|you're|that you|you have)\b", False, "pretend", "imagine")
+_add(ORDER, r"\b(?:change|update|rewrite|replace|reset|drop|abandon)\s+your\s+(?:goals?|objectives?|instructions|priorities|rules|"
+     r"persona|role|behaviou?r|personality|system prompt|values|principles)\b", True, "your")
+_add(ORDER, r"\bassume the (?:role|identity|persona|permissions|rights) of\b", False, "assume the")
+_add(ORDER, rf"\b(?:execute|run|do|perform|carry out|apply)\s+{_W}{{0,4}}?without\s+(?:asking|confirmation|confirming|permission|"
+     r"telling anyone|checking with anyone|anyone knowing|a review|review|approval)\b", False, "without")
+_add(ORDER, r"\b(?:the user|users|the human|the operator|the reviewers?|the escalation contact|people)\s+(?:is|are)\s+(?:untrusted|"
+     r"not to be trusted|an attacker|attackers|lying|compromised|not your principal|irrelevant)\b", False, "untrusted", "trusted",
+     "attacker", "lying", "compromised", "principal", "irrelevant")
 _add(ORDER, r"\b(?:from now on|from this point (?:on|forward)|henceforth|for the rest of (?:this|the) (?:session|"
      r"conversation|chat|run)|starting now|until told otherwise),?\s+(?:you|the (?:agent|assistant|ai)|agents?|"
      r"always|never|only|ignore|respond|reply|answer|obey|treat|approve|merge|skip|do not)\b"
@@ -355,8 +392,18 @@ _add(ORDER, r"\b(?:mark|report|treat|record|set|consider|count)\s+(?:every|all|e
 _add(ORDER, r"\b(?:approve|merge|accept|close|grant|sign)\s+(?:every|all|each|any)\s+(?:\S+\s+){0,2}?(?:prs?|pull requests?|"
      r"tickets?|changes?|requests?|grants?|releases?|approvals?)\b", True, "every", "all", "each", "any")
 _add(ORDER, r"\b(?:change|remove|replace|reassign|delete|drop|swap)\s+(?:the\s+)?escalation contact\b", True, "escalation")
+_add(ORDER, r"\b(?:do not|never)\s+(?:raise|flag|report|mention|discuss)\s+(?:this|it|that)\s+(?:with|to)\s+(?:a\s+|any\s+)?"
+     r"(?:person|people|anyone|humans?|the escalation contact|reviewers?|the reviewer)\b", False, "raise", "flag", "report", "mention",
+     "discuss")
+_add(ORDER, r"\b(?:respond|reply|answer)\s+to\s+(?:all|every|any)\s+(?:further\s+|future\s+|subsequent\s+|other\s+)?(?:messages?|"
+     r"questions?|requests?|prompts?)\b", False, "respond", "reply", "answer")
+_add(ORDER, r"\b(?:correct|right|expected|proper|desired|new)\s+(?:behaviou?r|response|course of action|action|thing to do)\s+"
+     r"(?:for you|for agents|for the agent|for an agent)\s+is\b", False, "for you", "for agents", "for the agent", "for an agent")
+_add(ORDER, r"\bnew\s+(?:rules?|policy|policies|orders?|instructions?)\s+for\s+(?:you|agents|the agent|assistants|the assistant|ai|"
+     r"llms?)\b", False, "new")
 _add(ORDER, r"\b(?:do not|never|stop)\s+(?:escalat\w*\s+(?:anything|at all|this|these|it|to\s+(?:the|a|any)\s+(?:escalation contact|"
-     r"humans?|persons?|people))|escalating\b|involv(?:e|ing)\s+(?:a\s+)?(?:humans?|people|persons?|anyone))", False,
+     r"humans?|persons?|people))|escalating\b|involv(?:e|ing)\s+(?:a\s+|the\s+)?(?:humans?|people|persons?|anyone|escalation contact|"
+     r"reviewers?|qa))", False,
      "escalat", "involv")
 _add(ORDER, r"\bassume (?:every|all|each|any) (?:\S+\s+){0,2}?(?:is|are) (?:approved|fine|green|signed off|reviewed)", False,
      "assume")
@@ -375,6 +422,9 @@ _add(CHECKS_OFF, rf"\b{GATE_STRONG}\s+(?:(?:is|are|was|were|has been|have been|g
      rf"{OFF_STATE}\b", True, "")
 _add(CHECKS_OFF, rf"\b{GATE_WEAK}\s+(?:(?:is|are|was|were|has been|have been)\s+)?(?:(?:now|already|currently)\s+)?"
      rf"{OFF_STATE}\b{_G}*\b(?:{RELEASE_VERB}|you|agents?)\b", True, "")
+_add(CHECKS_OFF, rf"\b{GATE_WEAK}\s+(?:(?:is|are|was|were|has been|have been)\s+)?(?:(?:now|already|currently|simply)\s+)?"
+     rf"(?:optional|not needed|not required|unnecessary|waived|pre-approved|already approved|green already|already green|"
+     rf"a formality|can be skipped|do not apply to agents|does not apply to agents|not for agents)\b", True, "")
 _add(CHECKS_OFF, rf"\b(?:there is\s+)?no\s+(?:need|reason)\s+(?:for|to wait for|to run|to ask for|to go through)\s+"
      rf"(?:the\s+|a\s+|any\s+)?{GATE_STRONG}", True, "need", "reason")
 _add(CHECKS_OFF, rf"\b(?:you|agents?|the agent)\s+(?:do not|does not|never)\s+need\s+(?:to\s+(?:wait for|ask for|run|go through|get)\s+)?"
@@ -396,6 +446,8 @@ _add(SKIP_GATE, rf"\b{SKIP_VERB}\s+(?:(?:the|all|any|every|our|your|failing|rema
 _add(SKIP_GATE, rf"\b{RELEASE_VERB}\w*\s+{_G}{{0,30}}?\b(?:without|ohne|sans|sin)\s+(?:(?:a|any|the|waiting for|asking|"
      rf"running|running the|going through|eine|einen|la|le|les|el)\s+){{0,2}}(?:{GATE_STRONG}|{GATE_WEAK})\b", True,
      "without", "ohne", "sans", "sin ")
+_add(SKIP_GATE, rf"\b(?:{GATE_STRONG}|{GATE_WEAK})\b{_G}{{0,60}}\b(?:skip|bypass|ignore|disable|drop|omit)\s+(?:them|it|that|those)\b",
+     True, "them", "it", "that", "those")
 _add(SKIP_GATE, r"(?:--no-verify|\[skip ci\]|\[ci skip\]|skip_ci|--no-hooks|-c core\.hookspath=/dev/null)", True,
      "--no-verify", "skip ci", "ci skip", "skip_ci", "--no-hooks", "hookspath")
 _add(SKIP_GATE, r"(?:跳过|绕过|忽略|关闭|不经|不用等)[^。！？\n]{0,8}(?:qa|审查|审核|评审|批准|测试|钩子|pre-commit|升级联系人)"
@@ -410,7 +462,8 @@ _add(PERMISSION, rf"\b{PRIV_SUBJECT}\s+(?:now\s+|also\s+)?(?:may|can)\s+(?:now\s
      r"create admin|edit (?:the\s+)?(?:standing decisions?|governance)|change (?:the\s+)?governance)\b", True, "may", "can")
 _add(PERMISSION, r"\byou (?:now )?have (?:\S+\s+)?(?:admin|administrator|root|owner|superuser|full|elevated|write|unrestricted)\s+"
      r"(?:rights|access|permissions|privileges)\b", False, "you")
-_add(PERMISSION, r"\b(?:grant|give|elevate)\s+(?:yourself|your (?:role|permissions|privileges|token|account))\b", True, "yourself", "your ")
+_add(PERMISSION, r"\b(?:grant|give|elevate|make|promote|add)\s+(?:yourself|your (?:role|permissions|privileges|token|account))\b", True,
+     "yourself", "your ")
 _add(PERMISSION, r"\b(?:du darfst|tu as le droit de|tu peux|puedes|tienes permiso para)\s+(?:\S+\s+){0,3}?(?:freigeben|genehmigen|"
      r"mergen|approuver|fusionner|aprobar|fusionar)\b|(?:你可以批准|你有权|承認してかまいません|承認してもよい)", False,
      "darfst", "droit", "tu peux", "puedes", "permiso", "你可以", "你有权", "かまいません", "もよい")
@@ -418,11 +471,27 @@ _add(PERMISSION, r"\b(?:du darfst|tu as le droit de|tu peux|puedes|tienes permis
 _add(SECRECY, rf"\b{HIDE}\s+(?:(?:this|it|that|anything|what you did|the change|them)\s+)?(?:(?:secret|hidden)\s+)?"
      rf"(?:from\s+|to\s+)?{PEOPLE}\b(?!{_G}{{0,40}}\buntil\b)", False, "")
 _add(SECRECY, rf"\b{PEOPLE}\s+(?:out of the loop|in the dark)", False, "loop", "dark")
-_add(SECRECY, r"\b(?:keep quiet|stay quiet|say nothing|keep (?:it|this|that) (?:quiet|secret|to yourself|between us)|secretly|"
-     r"covertly|without anyone (?:knowing|noticing))\b", False, "quiet", "say nothing", "secret", "covertly", "without anyone")
+_add(SECRECY, r"\b(?:hides?|hiding|conceals?|concealing|covers? up|covering up|buries|bury|burying)\s+(?:the\s+|any\s+|all\s+)?"
+     r"(?:failed|failing|broken|skipped|red|deleted|dropped)\s+(?:tests?|runs?|checks?|builds?|jobs?|rows?|tables?)\b", True,
+     "hid", "conceal", "cover", "bur")
+_add(SECRECY, rf"\b(?:hide|conceal|keep secret|withhold|keep hidden)\s+{_W}{{1,4}}?from\s+{PEOPLE}\b", False, "from")
+_add(SECRECY, rf"\b{PEOPLE}\s+{_W}{{0,3}}?(?:must|should|may|will|need|is to|are to)\s+(?:not|never)\s+(?:know|find out|learn|"
+     rf"notice|hear|be told|be informed|find)\b", False, "not", "never")
+_add(SECRECY, rf"\b{PEOPLE}\s+(?:never|does not|do not|doesn't)\s+(?:finds? out|learns?|knows?|hears?|notices?)\b", False, "never", "not")
+_add(SECRECY, rf"\bkeep\s+(?:this|it|that|them|{_W}{{1,3}}?)\s*(?:hidden|secret|quiet|private)\s+from\s+{PEOPLE}", False, "keep")
+_add(SECRECY, rf"\b(?:say nothing|tell nothing|not a word|do not say anything|never say anything)\s+(?:to|in front of)\s+{PEOPLE}", False,
+     "nothing", "not a word", "anything")
+_add(SECRECY, rf"\b(?:say|claim|report|state|write|tell \S+)\s+(?:that\s+)?{_G}{{0,40}}?\b(?:passed|succeeded|is green|are green|worked|"
+     rf"is fixed|went fine)\b{_G}{{0,20}}?\b(?:even though|although|though|even if|when in fact|regardless|whatever)", False,
+     "though", "even if", "in fact", "regardless", "whatever")
+_add(SECRECY, r"\b(?:never|do not|not)\s+(?:reveal|share|mention|disclose|show|repeat)\s+(?:these|this|the following|my|our)\s+"
+     r"(?:instructions|note|orders|rules|message|directive|prompt)\b", False, "reveal", "share", "mention", "disclose", "show", "repeat")
+_add(SECRECY, r"\b(?:keep quiet|stay quiet|keep (?:it|this|that) (?:quiet|secret|to yourself|between us)|secretly|"
+     r"covertly|without anyone (?:knowing|noticing))\b", False, "quiet", "secret", "covertly", "without anyone")
 _add(SECRECY, r"\b(?:delete|remove|erase|destroy|wipe|purge|hide|scrub)\s+(?:the\s+|all\s+|any\s+|every\s+)?(?:evidence|traces?|"
      r"logs? of (?:this|it|what)|record of (?:this|it|what))\b", True, "evidence", "trace", "log", "record")
-_add(SECRECY, rf"\b(?:tell|assure)\s+{PEOPLE}\s+(?:that\s+)?(?:everything|all)\s+(?:passed|is fine|went well|is green)", False,
+_add(SECRECY, rf"\b(?:tell|assure|report to)\s+{PEOPLE}\s+(?:that\s+)?(?:everything|all|it|the \w+)\s+(?:\S+\s+)?(?:passed|is fine|went well|"
+     rf"(?:is|are) green|succeeded|worked)", False,
      "tell", "assure")
 _add(SECRECY, rf"\b(?:delete|remove|erase|destroy|redact|wipe)\s+{NOTE}\s+(?:\S+\s+){{0,2}}?(?:after|once|when)\s+"
      rf"(?:reading|you (?:have )?read|done|acted|you are done|finished|following)", False, "after", "once", "when")
@@ -441,6 +510,8 @@ _add(EXFIL, rf"\b{SEND_VERB}\s+{_G}{{0,40}}?{SENSITIVE}{_G}{{0,60}}?\b(?:to|into
 _add(EXFIL, r"\b(?:curl|wget|http|nc|scp|rsync)\b[^\n]{0,80}(?:-d\s*@|--data(?:-binary)?\s*@|-t\s|--upload-file|-f\s*\S*=@)"
      r"[^\n]{0,40}(?:\.env|credentials|passwd|id_rsa|profiles\.yml|secrets?|tokens?|\.ssh|\.aws)", False, "curl", "wget", "scp", "nc ", "rsync")
 _add(EXFIL, r"!\[[^\]]*\]\(https?://[^)\s]*\?[^)\s]*=(?:\{|\[|<|%7b)", False, "![")
+_add(EXFIL, r"\b(?:copy|collect|gather|save|write|dump|store|list|record|harvest|paste|keep)\s+(?:every|all|any|each)\s+(?:\S+\s+)?"
+     r"(?:passwords?|tokens?|secrets?|credentials?|api keys?|private keys?|keys)\b", True, "every", "all", "any", "each")
 _add(EXFIL, rf"\b(?:leak|exfiltrate|smuggle|siphon)\b{_G}{{0,40}}?{SENSITIVE}", True, "leak", "exfiltrat", "smuggle", "siphon")
 _add(EXFIL, rf"\b{REVEAL_VERB}\s+(?:me\s+)?(?:\S+\s+){{0,2}}?{REVEALED}\b", True, "")
 _add(EXFIL, r"\b(?:what (?:were|are) you told|what are your (?:initial )?instructions|repeat the (?:words|text) above)", False,
@@ -454,9 +525,19 @@ _add(EXFIL, r"(?:发送|发到|复制|粘贴|上传|泄露)[^。！？\n]{0,20}(
 _add(AUTHORITY, rf"\b(?:{SELF}|this)\s+{_W}{{0,2}}?{IS_VERB}\s+(?:now\s+|hereby\s+|also\s+)?(?:an?\s+|the\s+|eine\s+|une\s+|una\s+)?"
      rf"{_W}{{0,2}}?{AUTH_NOUN}\b(?!\s*(?:\(|[a-z]{{1,10}}-\d|sd-?\d|#\d|no\.|number|from |by |made |of the |that people|agreed))",
      True, "")
-_add(AUTHORITY, rf"\btreat\s+(?:{SELF}|this)\s+as\s+(?:an?\s+|the\s+)?(?:\S+\s+){{0,2}}?{AUTH_NOUN}", True, "treat")
-_add(AUTHORITY, rf"\b(?:{SELF})\s+{_W}{{0,2}}?{PRECEDE}\s+(?:all\s+|any\s+|every\s+|the\s+|your\s+)?(?:\S+\s+)?{GOV}", True, "")
+_add(AUTHORITY, rf"\b(?:treat|consider|regard|read|take|mark|label|tag|flag|list|file)\s+(?:the contents of\s+)?(?:{SELF}|this)\s+(?:as\s+)?(?:an?\s+|the\s+)?"
+     rf"{_W}{{0,2}}?{AUTH_NOUN}", True, "treat", "consider", "regard", "read", "take", "mark", "label", "tag", "flag", "list", "file")
+_add(AUTHORITY, rf"(?:^|[.!?;\n]\s*)\W*{PRECEDE}\s+(?:the\s+|all\s+|any\s+)?{GOV}", False, "")
+_add(AUTHORITY, rf"\b(?:{SELF}|this)\s+{_W}{{0,2}}?{PRECEDE}\s+(?:all\s+|any\s+|every\s+|the\s+|your\s+)?(?:\S+\s+)?{GOV}", True, "")
 _add(AUTHORITY, rf"\b{GOV}\s*(?::|-|is|are|was|has been|can be)?\s*(?:now\s+)?{GOV_UNDERMINE}\b", True, "")
+_add(AUTHORITY, rf"\b{GOV}\s+{_W}{{1,5}}?(?:can be|may be|should be|are|is|were|was|have been|has been)\s+(?:now\s+)?{GOV_UNDERMINE}\b",
+     True, "")
+_add(AUTHORITY, rf"\b{GOV}\b{_G}{{0,60}}?\b(?:ignore|disregard|skip|override|bypass)\s+(?:it|them|that|those)\b", True,
+     "it", "them", "that", "those")
+_add(AUTHORITY, rf"\bpretend\s+(?:that\s+)?(?:the\s+)?(?:{GOV}|{GATE_STRONG}|there (?:is|are) no|no one|nobody)", False, "pretend")
+_add(AUTHORITY, r"\b(?:update|edit|change|rewrite|delete|replace|add to|amend|remove|overwrite)\s+(?:the\s+|a\s+|any\s+|all\s+)?"
+     r"(?:standing decisions?|governance template|rulings?)\b", True, "update", "edit", "change", "rewrite", "delete", "replace",
+     "add to", "amend", "remove", "overwrite")
 _add(AUTHORITY, rf"\b(?:{UNDO}|no longer need to follow|need not follow|do not need to follow|no need to follow|waive|suspend|"
      r"set aside|skip)\s+(?:the\s+|any\s+|all\s+|this\s+|that\s+|every\s+)?(?:\S+\s+)?(?:standing decisions?|governance template|"
      r"governance rules?|rulings?|the governance)\b", True, "")
@@ -474,17 +555,22 @@ _add(AUTHORITY, r"(?:这条笔记是[^。\n]{0,4}常设决定|优先于治理模
      r"ガバナンステンプレートより優先|エスカレーション担当者の命令)", False, "常设决定", "治理模板", "命令", "決定事項", "ガバナンス")
 
 _ADDRESS_HEAD = re.compile(
-    rf"(?:^|[.!?;\n]\s*)\W*(?:(?:to|for|dear|hey|hi|hello|attention|attn|note to|note for|message to|message for|ps for|"
+    rf"(?:^|[.!?;\n=&]\s*)\W*(?:(?:to|for|dear|hey|hi|hello|attention|attn|note to|note for|message to|message for|ps for|"
     rf"p\.s\.|yo|important for|instructions for|for the eyes of)\s+(?:the\s+|any\s+|every\s+|all\s+|whichever\s+|my\s+)?"
     rf"(?:next\s+|future\s+|other\s+)?(?:{AGENT}|self|me|reader|readers|whoever\s+\S+(?:\s+\S+)?|model)\b"
     rf"(?:\s+(?:that|who|which)?\s*{READER_VERB}\s+(?:this|these|it|the note|this note|this memory|this file)?)?"
     rf"|(?:dear\s+)?future\s+(?:me|self)|(?:the|any|every|whichever)\s+(?:next\s+|future\s+)?{AGENT}\s+(?:that\s+|who\s+|which\s+)?"
     rf"{READER_VERB}\s+(?:this|these|it|the note|this note|this memory|this file)\b(?:\s+(?:note|memory|file))?"
     rf"|whoever\s+(?:picks this up|reads this|retrieves this|loads this|opens this|finds this|sees this)(?:\s+next)?"
+    rf"|(?:whenever|when|once|after|upon|on)\s+(?:you\s+)?(?:see|read|reading|load|loading|retrieve|retrieving|process|processing|"
+    rf"find|finding|open|opening|ingest|ingesting)\s+this(?:\s+(?:note|memory|file|message|entry|text))?"
+    rf"|(?:(?:the|any|every|whichever)\s+)?(?:next\s+|future\s+)?(?:{AGENT})\s+(?:that\s+|who\s+|which\s+)?(?:picks|pick)\s+this\s+up"
     rf"|(?:if|in case|when)\s+(?:you\s+are|you're|this is (?:being )?read by|an?)\s+(?:an?\s+|the\s+)?(?:{AGENT}|not a human)"
     rf"(?:\s+(?:reading|on)\s+\S+(?:\s+\S+)?)?(?:\s+reads\s+this)?"
     rf"|as\s+the\s+(?:{AGENT})\s+(?:reading|processing|seeing|loading)\s+this(?:\s+note)?"
-    rf"|(?:claude|copilot|gpt|chatgpt|gemini|assistant|agent|ai|llm|bot|reader agent|next agent)"
+    rf"|(?:(?:next|future|all|any|other|fellow)\s+)?(?:claude|copilot|gpt|chatgpt|gemini|assistants?|agents?|ais?|llms?|bots?|"
+    rf"reader agents?|models)\b"
+    rf"(?:,?\s+(?:listen|listen carefully|be aware|beware|note|take note|attention|heads up|important))?"
     rf"|(?:an|a)\s+(?:den|die|alle)\s+(?:agenten|ki|assistenten)(?:,\s*(?:der|die)\s+dies\s+liest)?|liebe\s+ki|lieber\s+assistent"
     rf"|falls\s+du\s+eine\s+ki\s+bist|a\s+l'(?:agent|ia|assistant)(?:\s+qui\s+lit\s+ceci)?|cher\s+assistant|chere\s+ia"
     rf"|si\s+tu\s+es\s+une?\s+(?:ia|agent|assistant)|al\s+agente(?:\s+que\s+lea\s+esto)?|querido\s+asistente|si\s+eres\s+una?\s+(?:ia|agente)"
@@ -502,7 +588,9 @@ def _address(text: str) -> Iterator[int]:
         rest = text[m.end() : m.end() + 120]
         bare = m.group(0).strip(" ,:-").strip()
         # A bare name ("Agent", "Claude") counts only as a vocative: followed by a comma or a colon.
-        if re.fullmatch(r"\W*(?:claude|copilot|gpt|chatgpt|gemini|assistant|agent|ai|llm|bot|reader agent|next agent)", bare):
+        if re.fullmatch(r"\W*(?:(?:next|future|all|any|other|fellow)\s+)?(?:claude|copilot|gpt|chatgpt|gemini|assistants?|agents?|ais?|"
+                        r"llms?|bots?|reader agent|models)"
+                        r"(?:,?\s+(?:listen|listen carefully|be aware|beware|note|take note|attention|heads up|important))?", bare):
             if not re.match(r"\s*[,:]", text[m.end() - len(m.group(0)) + len(m.group(0).rstrip(" ,:-")) :]):
                 continue
             if not re.search(r"[,:]\s*$", m.group(0)):
@@ -523,6 +611,7 @@ def _clause_kinds(text: str) -> Iterator[tuple[str, int]]:
 
 
 # Passages that only mention secrets are hygiene, not secrecy ("never tell anyone the password").
+_CLAUSE_END = re.compile(r"[.!?;\n]")
 _ABOUT_SECRETS = re.compile(r"\b(?:passwords?|passphrases?|tokens?|secrets?|api keys?|credentials?|private keys?|pins?|keys?)\b")
 
 
@@ -530,7 +619,8 @@ def sentence_signals(text: str) -> list[Signal]:
     """Every signal in a normalised text, by offset (a passage may hold several)."""
     found: list[Signal] = []
     for kind, start in _clause_kinds(text):
-        if kind == SECRECY and _ABOUT_SECRETS.search(text, max(0, start - 10), start + 120):
+        end = _CLAUSE_END.search(text, start)
+        if kind == SECRECY and _ABOUT_SECRETS.search(text, max(0, start - 10), end.start() if end else len(text)):
             continue
         found.append(Signal(kind, start))
     found += [Signal(ADDRESS, start) for start in _address(text)]
@@ -558,7 +648,8 @@ _ROLE_KEY = re.compile(
     r"(?:^|[\s{,\"'])[\"']?(?:system_prompt|system_message|instructions_for_(?:agents?|ai|assistants?|llms?|models?)|"
     r"agent_instructions|assistant_instructions|ai_instructions|prompt_override|agent_policy|llm_instructions)[\"']?\s*[:=]"
 )
-_FENCE_INFO = re.compile(r"^\s*(?:```|~~~)\s*(?:system|instructions?|prompt|assistant|developer)\s*$")
+_FENCE_INFO = re.compile(r"^\s*(?:```|~~~)\s*(?:system|instructions?|prompt|assistant|developer|sys)\s*$", re.I)
+_OVERRIDE_LABEL = re.compile(r"^\W*(?:override|overrides|overriding|system override|admin override)\s*:\s*\S")
 _OVERRIDE_BANNER = re.compile(
     r"\b(?:system prompt|system|admin|administrator|developer|root|god|security|emergency|priority|ruling|governance|"
     r"standing decision|policy)\s+"
@@ -577,11 +668,16 @@ _FIRST_PERSON = re.compile(
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yourself|du|tu|vous|usted|你|あなた)\b|你|あなた")
 
 
+def fence_marker(line: str) -> bool:
+    """Whether an original (not normalised) line opens a code block labelled as a role (```system)."""
+    return bool(_FENCE_INFO.match(line))
+
+
 def line_markers(line: str) -> bool:
     """Whether a normalised line is a role or system marker, or a role label that gives orders."""
     if _CHAT_TOKEN.search(line) or _ROLE_TAG.search(line) or _ROLE_HEADING.match(line) or _ROLE_KEY.search(line):
         return True
-    if _FENCE_INFO.match(line) or _OVERRIDE_BANNER.search(line):
+    if _OVERRIDE_BANNER.search(line) or _OVERRIDE_LABEL.match(line):
         return True
     m = _LABEL.match(line)
     if not m:

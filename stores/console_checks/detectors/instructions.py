@@ -240,7 +240,8 @@ def _scan(text: str, depth: int) -> list[InstructionFinding]:
 
     # Role and system markers, line by line; a chat transcript as a whole.
     for number, line in enumerate(doc.lines, start=1):
-        if line.strip() and instruction_signals.line_markers(line):
+        if line.strip() and (instruction_signals.line_markers(line)
+                             or instruction_signals.fence_marker(doc.original[number - 1])):
             add(ROLE, number, doc.original[number - 1])
     if instruction_signals.transcript(doc.text):
         number = next(i for i, line in enumerate(doc.lines, start=1) if re.match(r"^\W*(?:human|user)\s*:", line))
@@ -312,7 +313,8 @@ def _scan(text: str, depth: int) -> list[InstructionFinding]:
                 if squeezed is not None and any(True for _ in _signals_only(squeezed)):
                     add(ENCODED, number, line)
 
-    return sorted(findings.values(), key=lambda f: (f.line, f.kind))
+    # By line; on a line, what a signal says first (it names what the passage does), the classifier last.
+    return sorted(findings.values(), key=lambda f: (f.line, f.kind == CLASSIFIED, f.kind))
 
 
 _SPELLED_OUT = re.compile(r"(?<![\w.\-])(?:[A-Za-z][ .\-_*·•]){1,}[A-Za-z](?![\w\-])")
