@@ -22,6 +22,17 @@ def _why(finding: InstructionFinding) -> str:
     return f"{finding.kind}; words: {finding.why}" if finding.why else finding.kind
 
 
+# Hidden, encoded and invisible text is named by its line only: quoting it would repeat the payload.
+_NOT_QUOTED = (instructions.ENCODED, instructions.HIDDEN_COMMENT, instructions.HIDDEN_TEXT, instructions.INVISIBLE)
+
+
+def _quoted(finding: InstructionFinding) -> str:
+    """The passage itself, in typographic quotes, so the writer sees which sentence to rewrite."""
+    if finding.kind in _NOT_QUOTED or not finding.excerpt:
+        return ""
+    return f" (\u201c{finding.excerpt}\u201d)"
+
+
 def check_instructions(req: ChangeRequest) -> Decision | None:
     """Refuse a note, or a path, that gives orders to the agent that will read it; name the passage and why."""
     path = req.brought_path
@@ -44,7 +55,7 @@ def check_instructions(req: ChangeRequest) -> Decision | None:
     more = f" ({len({f.line for f in findings}) - 1} more line(s) too)" if len({f.line for f in findings}) > 1 else ""
     return refuse(
         Reason.INSTRUCTIONS_DETECTED,
-        f"Line {first.line} reads as instructions to an agent ({_why(first)}): \"{first.excerpt}\"{more}. "
+        f"Line {first.line}{_quoted(first)} reads as instructions to an agent ({_why(first)}){more}. "
         "Memory records lessons (the fact, the evidence, the ticket key); it never gives orders to whoever "
         "reads it, never changes what an agent may do or who checks it, and it is never a standing decision. "
         "Rewrite it as a plain lesson about the work.",

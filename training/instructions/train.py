@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from stores.console_checks.detectors import instructions  # noqa: E402
 from stores.console_checks.detectors.instruction_model import (  # noqa: E402
     FEATURE_VERSION,
     MODEL_PATH,
@@ -202,9 +203,21 @@ def report(name: str, texts: list[Text], scores: np.ndarray, threshold: float) -
           f"lessons refused {sum(neg)}/{len(neg)} = {100 * sum(neg) / max(1, len(neg)):.2f}%")
 
 
+def sweep(texts: list[Text], scores: np.ndarray) -> None:
+    """Recall and lessons refused, out of fold, at a few thresholds: what the chosen one trades."""
+    print("  threshold sweep (out of fold; classifier alone):")
+    sources = sorted({t.source for t in texts if not t.positive and not t.source.startswith("generated")})
+    pos = np.array([t.positive for t in texts])
+    for th in (1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0):
+        refused = {src: np.mean([s >= th for t, s in zip(texts, scores, strict=True) if not t.positive and t.source == src])
+                   for src in sources}
+        print(f"    {th:4.1f}: orders caught {100 * np.mean(scores[pos] >= th):5.1f}%; lessons refused "
+              + ", ".join(f"{src} {100 * v:.2f}%" for src, v in refused.items()))
+
+
 def save(vec: Vectoriser, model: LogisticRegression, threshold: float, meta: dict) -> None:
     coef = model.coef_[0]
-    keep = [(f, round(float(coef[i]), 4)) for f, i in vec.vocab.items() if abs(coef[i]) >= 0.002]
+    keep = [(f, round(float(coef[i]), 3)) for f, i in vec.vocab.items() if abs(coef[i]) >= 0.005]
     data = {
         "feature_version": FEATURE_VERSION,
         "intercept": round(float(model.intercept_[0]), 6),
@@ -239,10 +252,16 @@ def main() -> None:
         if k == 0:
             dev = [texts[i] for i in held]
             dev_scores = oof[held]
+            dev_model = (vec, model)
     threshold = choose_threshold(dev, dev_scores) if args.check else choose_threshold(texts, oof)
     report(f"development split: fold 0, {len(dev)} texts of families never trained on", dev, dev_scores, threshold)
     if not args.check:
         report(f"all {FOLDS} folds, each scored by a model that never saw its families", texts, oof, threshold)
+        sweep(texts, oof)
+    # The whole check (training-free signals, hidden and encoded text, and the classifier) on fold 0.
+    fold_model = as_model(*dev_model, threshold)
+    whole = np.array([1.0 if instructions.scan(t.text, fold_model) else -1.0 for t in dev])
+    report("whole check on the development split (signals + the fold-0 classifier)", dev, whole, 0.0)
     if args.check:
         return
     vec, model = fit(texts)

@@ -298,8 +298,40 @@ def _is_directive(rest: str) -> bool:
     return bool(_DIRECTIVE.search(rest))
 
 
+def _one_line(pattern: str) -> str:
+    """``pattern`` with every ``\\s`` outside a character class made a space that is not a line break.
+
+    Lines of a note are joined with line breaks, and a paragraph's wrapped lines with spaces (see
+    ``instructions``): a signal stays within one paragraph, a heading never runs into the next line.
+    """
+    out: list[str] = []
+    in_class = False
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\" and i + 1 < len(pattern):
+            pair = pattern[i : i + 2]
+            out.append("[^\\S\\n]" if pair == "\\s" and not in_class else pair)
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+            if pattern[i + 1 : i + 2] == "^":
+                out.append("[^")
+                i += 2
+                if pattern[i : i + 1] == "]":
+                    out.append("]")
+                    i += 1
+                continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
 def _rx(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
+    return re.compile(_one_line(pattern))
 
 
 # (kind, regex, negatable, literal triggers: the regex runs only when one of them is in the text)
@@ -317,8 +349,8 @@ _add(OVERRIDE, rf"\b{UNDO}\s+(?:all\s+|everything\s+|anything\s+)?(?:the above|e
      rf"what you were told|everything you (?:were|have been) told|everything before this|the preceding|"
      rf"your (?:training|programming|conditioning|alignment))", True, "")
 _add(OVERRIDE, rf"\b{MINE}\s+{_GAP}(?:{CONTROL_STRONG}|{CONTROL_WEAK})\s+{_G}{{0,30}}?{VOID}\b", True, "")
-_add(OVERRIDE, r"\b(?:instead of|rather than|over|above)\s+(?:your|the)\s+(?:system prompt|instructions|"
-     r"guidelines|rules|task|ticket|user's request|orders)", True, "instead", "rather", "over", "above")
+_add(OVERRIDE, r"\b(?:(?:instead of|rather than|in place of)\s+(?:your|the)|(?:over|above)\s+your)\s+(?:system prompt|instructions|"
+     r"guidelines|rules|task|ticket|user's request|orders)\b", True, "instead", "rather", "place of", "over", "above")
 _add(OVERRIDE, r"\b(?:follow|obey|trust)\s+(?:only\s+)?(?:this|these)\s+(?:note|memory|file|instructions|rules)"
      r"\s*(?:only|instead|alone|above (?:all|everything|anything)|over)", True, "follow", "obey", "trust")
 _add(OVERRIDE, r"\b(?:obey|follow)\s+only\s+(?:the\s+)?(?:commands|orders|instructions|rules)\b", True, "only")
@@ -450,8 +482,10 @@ _add(SKIP_GATE, rf"\b(?:{GATE_STRONG}|{GATE_WEAK})\b{_G}{{0,60}}\b(?:skip|bypass
      True, "them", "it", "that", "those")
 _add(SKIP_GATE, r"(?:--no-verify|\[skip ci\]|\[ci skip\]|skip_ci|--no-hooks|-c core\.hookspath=/dev/null)", True,
      "--no-verify", "skip ci", "ci skip", "skip_ci", "--no-hooks", "hookspath")
-_add(SKIP_GATE, r"(?:跳过|绕过|忽略|关闭|不经|不用等)[^。！？\n]{0,8}(?:qa|审查|审核|评审|批准|测试|钩子|pre-commit|升级联系人)"
-     r"|(?:qa|レビュー|承認|テスト|フック|pre-commit|エスカレーション)[^。！？\n]{0,10}(?:スキップ|回避|無視|無効|なしで|待たない)",
+_add(SKIP_GATE, r"(?:跳过|绕过|忽略|关闭|不经|不用等)[^。！？；\n]{0,8}(?:qa|审查|审核|评审|批准|钩子|pre-commit|升级联系人)"
+     r"|(?:跳过|绕过|关闭)[^。！？；\n]{0,8}测试[^。！？；\n]{0,10}(?:合并|发布|部署|推送|上线)"
+     r"|(?:qa|レビュー|承認|フック|pre-commit|エスカレーション)[^。！？\n]{0,10}(?:スキップ|回避|無視|無効|なしで|待たない)"
+     r"|テスト[^。！？\n]{0,10}(?:スキップ|無効)[^。！？\n]{0,10}(?:マージ|リリース|デプロイ|プッシュ)",
      False, "跳过", "绕过", "忽略", "关闭", "不经", "不用等", "スキップ", "回避", "無視", "無効", "なしで", "待たない")
 # Permissions.
 _add(PERMISSION, rf"\b{PRIV_SUBJECT}\s+(?:now\s+|also\s+|hereby\s+)?{MAY}\s+(?:now\s+|freely\s+|also\s+)?{PRIV_VERB}\b"
@@ -513,7 +547,7 @@ _add(EXFIL, r"!\[[^\]]*\]\(https?://[^)\s]*\?[^)\s]*=(?:\{|\[|<|%7b)", False, "!
 _add(EXFIL, r"\b(?:copy|collect|gather|save|write|dump|store|list|record|harvest|paste|keep)\s+(?:every|all|any|each)\s+(?:\S+\s+)?"
      r"(?:passwords?|tokens?|secrets?|credentials?|api keys?|private keys?|keys)\b", True, "every", "all", "any", "each")
 _add(EXFIL, rf"\b(?:leak|exfiltrate|smuggle|siphon)\b{_G}{{0,40}}?{SENSITIVE}", True, "leak", "exfiltrat", "smuggle", "siphon")
-_add(EXFIL, rf"\b{REVEAL_VERB}\s+(?:me\s+)?(?:\S+\s+){{0,2}}?{REVEALED}\b", True, "")
+_add(EXFIL, rf"\b{REVEAL_VERB}\s+(?:me\s+)?{_W}{{0,2}}?{REVEALED}\b", True, "")
 _add(EXFIL, r"\b(?:what (?:were|are) you told|what are your (?:initial )?instructions|repeat the (?:words|text) above)", False,
      "what", "repeat")
 _add(EXFIL, r"(?:发送|发到|复制|粘贴|上传|泄露)[^。！？\n]{0,20}(?:凭据|密码|密钥|令牌|token|\.env|系统提示)"
@@ -649,6 +683,11 @@ _ROLE_KEY = re.compile(
     r"agent_instructions|assistant_instructions|ai_instructions|prompt_override|agent_policy|llm_instructions)[\"']?\s*[:=]"
 )
 _FENCE_INFO = re.compile(r"^\s*(?:```|~~~)\s*(?:system|instructions?|prompt|assistant|developer|sys)\s*$", re.I)
+# "-- BEGIN AGENT INSTRUCTIONS --", "=== END SYSTEM PROMPT ===": a block that claims to be instructions.
+_BLOCK_BANNER = re.compile(
+    r"\b(?:begin|end|start)\s+(?:of\s+)?(?:the\s+)?(?:agent|ai|assistant|system|llm|hidden|secret|new|admin|developer|real|model)\s+"
+    r"(?:instructions?|prompt|orders|directives?|message)\b"
+)
 _OVERRIDE_LABEL = re.compile(r"^\W*(?:override|overrides|overriding|system override|admin override)\s*:\s*\S")
 _OVERRIDE_BANNER = re.compile(
     r"\b(?:system prompt|system|admin|administrator|developer|root|god|security|emergency|priority|ruling|governance|"
@@ -677,7 +716,7 @@ def line_markers(line: str) -> bool:
     """Whether a normalised line is a role or system marker, or a role label that gives orders."""
     if _CHAT_TOKEN.search(line) or _ROLE_TAG.search(line) or _ROLE_HEADING.match(line) or _ROLE_KEY.search(line):
         return True
-    if _OVERRIDE_BANNER.search(line) or _OVERRIDE_LABEL.match(line):
+    if _OVERRIDE_BANNER.search(line) or _OVERRIDE_LABEL.match(line) or _BLOCK_BANNER.search(line):
         return True
     m = _LABEL.match(line)
     if not m:

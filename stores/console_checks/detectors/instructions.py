@@ -115,6 +115,10 @@ def _excerpt(line: str, near: float = 0.0) -> str:
     return ("…" if start > 0 else "") + cut + ("…" if start + width < len(visible) else "")
 
 
+_FENCE_LINE = re.compile(r"^\s{0,3}(?:```|~~~)")
+_BLOCK_START = re.compile(r"^\s*(?:#|[-*+>|]|\d+[.)]\s|```|~~~|<)")
+
+
 class _Doc:
     """A text's lines, normalised and joined, with a way back from an offset to the line."""
 
@@ -127,6 +131,18 @@ class _Doc:
         for line in self.lines:
             self.starts.append(pos)
             pos += len(line) + 1
+        # The same text with a paragraph's wrapped lines joined by spaces (same length, same offsets):
+        # sentences are judged whole, and headings, list items, table rows and code stay lines of their own.
+        joined = list(self.text)
+        fenced = False
+        for i, line in enumerate(self.lines[:-1]):
+            if _FENCE_LINE.match(line):
+                fenced = not fenced
+            nxt = self.lines[i + 1]
+            if (not fenced and line.strip() and nxt.strip() and not _BLOCK_START.match(nxt)
+                    and not _BLOCK_START.match(line)):
+                joined[self.starts[i + 1] - 1] = " "
+        self.joined = "".join(joined)
 
     def locate(self, offset: int) -> tuple[int, float]:
         """1-based line number of ``offset`` and its relative position in that line."""
@@ -134,11 +150,10 @@ class _Doc:
         return index + 1, (offset - self.starts[index]) / max(1, len(self.lines[index]))
 
 
-def _judged(text: str) -> Iterable[tuple[str, int, str]]:
+def _judged(text: str, model: instruction_model.Model) -> Iterable[tuple[str, int, str]]:
     """(kind, offset, why) for every signal and every passage the classifier refuses, in a normalised text."""
     for signal in instruction_signals.sentence_signals(text):
         yield signal.kind, signal.start, ""
-    model = instruction_model.load()
     for start, score, feats in instruction_model.passages(model, text):
         if score >= model.threshold:
             yield CLASSIFIED, start, ", ".join(f"'{w}'" for w in model.top_words(feats))
@@ -219,7 +234,7 @@ def _decodings(line: str) -> Iterable[str]:
 
 
 
-def _scan(text: str, depth: int) -> list[InstructionFinding]:
+def _scan(text: str, depth: int, model: instruction_model.Model) -> list[InstructionFinding]:
     findings: dict[tuple[str, int], InstructionFinding] = {}
 
     def add(kind: str, line: int, excerpt_source: str, near: float = 0.0, why: str = "") -> None:
@@ -235,7 +250,7 @@ def _scan(text: str, depth: int) -> list[InstructionFinding]:
         if _REPORTED_INVISIBLE.search(line[1:] if number == 1 and line.startswith("\ufeff") else line):
             add(INVISIBLE, number, line)
             tags = "".join(chr(ord(c) - 0xE0000) for c in line if 0xE0020 <= ord(c) <= 0xE007E)
-            if tags and depth < MAX_DEPTH and _scan(tags, depth + 1):
+            if tags and depth < MAX_DEPTH and _scan(tags, depth + 1, model):
                 add(ENCODED, number, line)
 
     # Role and system markers, line by line; a chat transcript as a whole.
@@ -247,7 +262,7 @@ def _scan(text: str, depth: int) -> list[InstructionFinding]:
         number = next(i for i, line in enumerate(doc.lines, start=1) if re.match(r"^\W*(?:human|user)\s*:", line))
         add(ROLE, number, doc.original[number - 1])
 
-    for kind, start, why in _judged(doc.text):
+    for kind, start, why in _judged(doc.joined, model):
         number, near = doc.locate(start)
         add(kind, number, doc.original[number - 1], near, why)
 
@@ -255,7 +270,7 @@ def _scan(text: str, depth: int) -> list[InstructionFinding]:
     if "-" in doc.text or "_" in doc.text:
         for m in _FILE_NAME.finditer(doc.text):
             words = _NAME_SEPARATORS.sub(" ", m.group(0)).strip()
-            if len(words.split()) >= 3 and any(True for _ in _judged(words)):
+            if len(words.split()) >= 3 and any(True for _ in _judged(words, model)):
                 number, near = doc.locate(m.start())
                 add(FILE_NAME, number, doc.original[number - 1], near)
 
@@ -274,7 +289,7 @@ def _scan(text: str, depth: int) -> list[InstructionFinding]:
             for m in regex.finditer(original):
                 inner = m.group(1)
                 hidden = bisect.bisect_right(fences, m.start()) % 2 == 0  # not shown as code
-                if _hidden_payload(inner, depth) or (hidden and _hidden_order(inner)):
+                if _hidden_payload(inner, depth, model) or (hidden and _hidden_order(inner)):
                     number = line_of(m.start())
                     add(HIDDEN_COMMENT, number, doc.original[number - 1])
     if "<" in original:
@@ -288,7 +303,7 @@ def _scan(text: str, depth: int) -> list[InstructionFinding]:
         # Encoded blobs: decode and scan again.
         for number, line in enumerate(doc.original, start=1):
             for decoded in _decodings(_INVISIBLE_RE.sub("", line)):
-                if _scan(decoded, depth + 1):
+                if _scan(decoded, depth + 1, model):
                     add(ENCODED, number, line)
                     break
         if depth == 0:
@@ -350,10 +365,10 @@ def _squeezed(line: str) -> str | None:
     return _normalise_line(out) if changed else None
 
 
-def _hidden_payload(inner: str, depth: int) -> bool:
+def _hidden_payload(inner: str, depth: int, model: instruction_model.Model) -> bool:
     """Whether a comment's text speaks to a reader (build markers and TODOs do not)."""
     words = re.findall(r"[A-Za-z']+", inner)
-    if depth < MAX_DEPTH and _scan(inner, depth + 1):
+    if depth < MAX_DEPTH and _scan(inner, depth + 1, model):
         return True
     return len(words) >= 3 and bool(_CUES.search(_normalise_line(" ".join(inner.split()))))
 
@@ -390,8 +405,12 @@ def _hidden_order(inner: str) -> bool:
 
 
 
-def scan(text: str) -> list[InstructionFinding]:
-    """Every passage of ``text`` that reads as instructions to an agent, by line."""
+def scan(text: str, model: instruction_model.Model | None = None) -> list[InstructionFinding]:
+    """Every passage of ``text`` that reads as instructions to an agent, by line.
+
+    ``model`` is the committed classifier unless given (the training script passes the model of a
+    development fold, to measure the whole check on families that model never saw).
+    """
     if not text:
         return []
-    return _scan(text, 0)
+    return _scan(text, 0, model or instruction_model.load())
