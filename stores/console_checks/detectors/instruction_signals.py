@@ -19,9 +19,12 @@ Orders in German, French, Spanish, Chinese and Japanese are covered by the same 
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+
+import ahocorasick
 
 __all__ = ["Signal", "fence_marker", "line_markers", "sentence_signals", "transcript", "KINDS"]
 
@@ -46,10 +49,20 @@ class Signal:
     start: int
 
 
+_WORDS: dict[str, tuple[str, ...]] = {}  # each lexicon's regex -> its words, to gate the patterns built on it
+
+
 def _alt(words: str) -> str:
     """A regex alternation from a ``|``-separated word list, longest first (so "reviews" beats "review")."""
     items = sorted({w.strip() for w in words.split("|") if w.strip()}, key=len, reverse=True)
-    return "(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in items) + ")"
+    regex = "(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in items) + ")"
+    _WORDS[regex] = tuple(items)
+    return regex
+
+
+def _words(*lexicons: str) -> tuple[str, ...]:
+    """The words of lexicons (regexes made by ``_alt``), as literal triggers of a pattern."""
+    return tuple(w for lexicon in lexicons for w in _WORDS[lexicon])
 
 
 # --------------------------------------------------------------------------------------------
@@ -343,12 +356,12 @@ def _add(kind: str, pattern: str, negatable: bool, *triggers: str) -> None:
 
 
 # Overriding the agent's own instructions.
-_add(OVERRIDE, rf"\b{UNDO}\s+(?:(?:all|any|every)\s+(?:of\s+)?)?(?:the\s+)?{_GAP}{MINE}\s+{_GAP}{CONTROL_STRONG}\b", True, "")
-_add(OVERRIDE, rf"\b{UNDO}\s+(?:(?:all|any|every)\s+(?:of\s+)?)?(?:the\s+)?{_GAP}{MINE_STRONG}\s+{_GAP}{CONTROL_WEAK}\b", True, "")
+_add(OVERRIDE, rf"\b{UNDO}\s+(?:(?:all|any|every)\s+(?:of\s+)?)?(?:the\s+)?{_GAP}{MINE}\s+{_GAP}{CONTROL_STRONG}\b", True, *_words(CONTROL_STRONG))
+_add(OVERRIDE, rf"\b{UNDO}\s+(?:(?:all|any|every)\s+(?:of\s+)?)?(?:the\s+)?{_GAP}{MINE_STRONG}\s+{_GAP}{CONTROL_WEAK}\b", True, *_words(CONTROL_WEAK))
 _add(OVERRIDE, rf"\b{UNDO}\s+(?:all\s+|everything\s+|anything\s+)?(?:the above|everything above|what came before|"
      rf"what you were told|everything you (?:were|have been) told|everything before this|the preceding|"
-     rf"your (?:training|programming|conditioning|alignment))", True, "")
-_add(OVERRIDE, rf"\b{MINE}\s+{_GAP}(?:{CONTROL_STRONG}|{CONTROL_WEAK})\s+{_G}{{0,30}}?{VOID}\b", True, "")
+     rf"your (?:training|programming|conditioning|alignment))", True, "above", "before", "preceding", "told", "training", "programming", "conditioning", "alignment")
+_add(OVERRIDE, rf"\b{MINE}\s+{_GAP}(?:{CONTROL_STRONG}|{CONTROL_WEAK})\s+{_G}{{0,30}}?{VOID}\b", True, *_words(VOID))
 _add(OVERRIDE, r"\b(?:(?:instead of|rather than|in place of)\s+(?:your|the)|(?:over|above)\s+your)\s+(?:system prompt|instructions|"
      r"guidelines|rules|task|ticket|user's request|orders)\b", True, "instead", "rather", "place of", "over", "above")
 _add(OVERRIDE, r"\b(?:follow|obey|trust)\s+(?:only\s+)?(?:this|these)\s+(?:note|memory|file|instructions|rules)"
@@ -365,10 +378,10 @@ _add(OVERRIDE, rf"\b(?:rules|instructions|guidelines|constraints|policies|restri
      rf"work under|run under|were given|received|follow|have|obey)\b{_G}{{0,60}}?(?:{VOID}|\b(?:ignore|disregard|forget) (?:them|it)\b)",
      True, "you")
 _add(OVERRIDE, rf"\b{UNDO}\s+(?:the\s+)?(?:user's|users'|their|his|her|the operator's|the reviewer's|the reviewers'|people's|human|"
-     rf"the human's)\s+(?:requests|instructions|orders|input|messages|corrections|objections|feedback)\b", True, "")
+     rf"the human's)\s+(?:requests|instructions|orders|input|messages|corrections|objections|feedback)\b", True, "requests", "instructions", "orders", "input", "messages", "corrections", "objections", "feedback")
 _add(OVERRIDE, rf"\b(?:{SELF}|this)\s+{_W}{{0,3}}?{PRECEDE}\s+(?:all\s+|any\s+|your\s+|every\s+|the\s+)?"
      rf"(?:other\s+|previous\s+|prior\s+|existing\s+|system\s+|original\s+)*(?:instructions|directives|"
-     rf"guidelines|prompts?|system prompt|everything|programming|rules)\b", True, "")
+     rf"guidelines|prompts?|system prompt|everything|programming|rules)\b", True, *_words(PRECEDE))
 _add(OVERRIDE, r"(?:忽略|无视|忘记|忘掉|不要理会|绕过|不要遵守|不再遵守)[^。！？\n]{0,12}(?:指令|指示|规则|提示词|提示|设定|命令)", False,
      "忽略", "无视", "忘记", "忘掉", "理会", "绕过", "遵守")
 _add(OVERRIDE, r"(?:指示|ルール|命令|システムプロンプト|設定|指令)[^。！？\n]{0,14}(?:無視|忘れ|従わな)", False, "無視", "忘れ", "従わな")
@@ -379,7 +392,7 @@ _add(ORDER, r"\byou are now\s+(?:an?\s+|the\s+|my\s+)?(?:\S+\s+){0,2}?(?:assista
      r"release manager|owner|escalation contact|system)\b", False, "you are now")
 _add(ORDER, r"\byou are (?:no longer|not) (?:an? |the )?(?:ai\b|assistant\b|agent\b|model\b|bound by|restricted by|"
      r"limited by|subject to|required to follow|obliged to follow|constrained by|governed by)", False, "you are")
-_add(ORDER, r"(?:^|[.!?;:,]\s*|\n)\W*(?:please\s+|now\s+|from now on,?\s+)?(?:act|behave|respond|answer|roleplay)\s+"
+_add(ORDER, r"(?:(?<![^\n])|(?<=[.!?;:,]))[^\S\n]*\W{0,4}(?:please\s+|now\s+|from now on,?\s+)?(?:act|behave|respond|answer|roleplay)\s+"
      r"(?:as|like)\s+(?:(?:if|though)\s+(?:you|it)\b|(?:an?\s+|the\s+|my\s+|your\s+)?(?:(?:different|unrestricted|new|other|senior|"
      r"human|real|evil|rogue|jailbroken|uncensored|unfiltered)\s+)?(?:agent|assistant|ai|admin|administrator|root|human|person|"
      r"engineer|release manager|project owner|superuser|dan|developer|system|escalation contact|reviewer|approver|model|bot|"
@@ -404,7 +417,7 @@ _add(ORDER, r"\byou (?:must|will|shall|are to|are required to|are instructed to)
 _add(ORDER, r"\byour\s+(?:new|real|actual|true|first|only|primary|updated|revised|secret|hidden)\s+(?:task|job|role|"
      r"instructions?|objective|goal|priority|orders?|directives?|mission|purpose|goals)\s*(?:is|are|:|now)",
      False, "your ")
-_add(ORDER, r"(?:^|[.!?;\n]\s*|\W)(?:new|updated|revised|real|actual|hidden|secret|priority|override|overriding|admin|"
+_add(ORDER, r"(?:(?<![^\n])|(?<=\W))(?:new|updated|revised|real|actual|hidden|secret|priority|override|overriding|admin|"
      r"administrator|system|developer|emergency|replacement|corrected|true)\s+(?:instructions?|orders|directives?|"
      r"commands?|task|system prompt|prompt)\s*(?::|-\s|!|(?:for|to) (?:you|the (?:agent|assistant|ai))\b)", False,
      "instruction", "orders", "directive", "command", "task", "prompt")
@@ -451,12 +464,12 @@ _add(ORDER, r"\b(?:melde|marque|marca)\s+(?:jeden|chaque|cada)\b|(?:报告为通
 # Claims that the gates are off, and orders to skip them.
 _add(CHECKS_OFF, rf"\b{GATE_STRONG}\s+(?:(?:is|are|was|were|has been|have been|gets|got|will be|can be|stays|remains)\s+)?"
      rf"(?:(?:now|already|currently|temporarily|permanently|also|simply|officially|just|really|totally|completely)\s+)?"
-     rf"{OFF_STATE}\b", True, "")
+     rf"{OFF_STATE}\b", True, *_words(OFF_STATE))
 _add(CHECKS_OFF, rf"\b{GATE_WEAK}\s+(?:(?:is|are|was|were|has been|have been)\s+)?(?:(?:now|already|currently)\s+)?"
-     rf"{OFF_STATE}\b{_G}*\b(?:{RELEASE_VERB}|you|agents?)\b", True, "")
+     rf"{OFF_STATE}\b{_G}{{0,80}}?\b(?:{RELEASE_VERB}|you|agents?)\b", True, *_words(OFF_STATE))
 _add(CHECKS_OFF, rf"\b{GATE_WEAK}\s+(?:(?:is|are|was|were|has been|have been)\s+)?(?:(?:now|already|currently|simply)\s+)?"
      rf"(?:optional|not needed|not required|unnecessary|waived|pre-approved|already approved|green already|already green|"
-     rf"a formality|can be skipped|do not apply to agents|does not apply to agents|not for agents)\b", True, "")
+     rf"a formality|can be skipped|do not apply to agents|does not apply to agents|not for agents)\b", True, "optional", "not needed", "not required", "unnecessary", "waived", "pre-approved", "already approved", "green", "formality", "can be skipped", "apply to agents", "not for agents")
 _add(CHECKS_OFF, rf"\b(?:there is\s+)?no\s+(?:need|reason)\s+(?:for|to wait for|to run|to ask for|to go through)\s+"
      rf"(?:the\s+|a\s+|any\s+)?{GATE_STRONG}", True, "need", "reason")
 _add(CHECKS_OFF, rf"\b(?:you|agents?|the agent)\s+(?:do not|does not|never)\s+need\s+(?:to\s+(?:wait for|ask for|run|go through|get)\s+)?"
@@ -465,16 +478,16 @@ _add(CHECKS_OFF, rf"\bno\s+{GATE_STRONG}\s+(?:is\s+|are\s+)?(?:required|needed|n
 _add(CHECKS_OFF, r"\bnobody (?:checks|reads|looks at|reviews)\b", False, "nobody")
 _add(CHECKS_OFF, rf"(?:{GATE_STRONG}|{GATE_WEAK}|die tests|les tests|las pruebas)\s+{_G}{{0,20}}?(?:ist|sind|est|sont|es|esta|estan)\s+"
      rf"(?:bereits\s+|deja\s+|ya\s+)?(?:nicht notig|nicht erforderlich|deaktiviert|erteilt|pas necessaire|desactive\w*|"
-     rf"donnee|no es necesaria|desactivad\w*|dada)", False, "")
+     rf"donnee|no es necesaria|desactivad\w*|dada)", False, "nicht notig", "nicht erforderlich", "deaktiviert", "erteilt", "pas necessaire", "desactiv", "donnee", "no es necesaria", "dada")
 _add(CHECKS_OFF, r"(?:不需要|无需|不用|已经批准|已关闭|已经关闭)[^。！？\n]{0,10}(?:qa|审查|审核|评审|批准|测试|钩子|升级联系人|等)"
      r"|(?:qa|审查|审核|评审|批准|测试)[^。！？\n]{0,6}(?:已关闭|已经关闭|不需要|已经批准)"
      r"|(?:レビュー|承認|テスト|qa)[^。！？\n]{0,8}(?:不要|無効|済み|待たない)", False,
      "不需要", "无需", "不用", "已经批准", "关闭", "不要", "無効", "済み", "待たない")
 _add(SKIP_GATE, rf"\b{SKIP_VERB}\s+(?:(?:the|a|an|any|all|every|this|that|our|your|my|required|mandatory|manual|human|"
      rf"usual|normal|whole|entire|full|remaining|pending|final|formal|second|extra|client's|project's|console's|agent's|"
-     rf"mandatory|die|den|das|la|le|les|el|los|las|il)\s+){{0,3}}{GATE_STRONG}\b", True, "")
+     rf"mandatory|die|den|das|la|le|les|el|los|las|il)\s+){{0,3}}{GATE_STRONG}\b", True, *_words(SKIP_VERB))
 _add(SKIP_GATE, rf"\b{SKIP_VERB}\s+(?:(?:the|all|any|every|our|your|failing|remaining|required)\s+){{0,2}}{GATE_WEAK}\b"
-     rf"{_G}{{0,40}}\b(?:and|then|to|so you can|so that you can|when you|before you|;|,)\s*{_G}{{0,20}}?{RELEASE_VERB}", True, "")
+     rf"{_G}{{0,40}}\b(?:and|then|to|so you can|so that you can|when you|before you|;|,)\s*{_G}{{0,20}}?{RELEASE_VERB}", True, *_words(SKIP_VERB))
 _add(SKIP_GATE, rf"\b{RELEASE_VERB}\w*\s+{_G}{{0,30}}?\b(?:without|ohne|sans|sin)\s+(?:(?:a|any|the|waiting for|asking|"
      rf"running|running the|going through|eine|einen|la|le|les|el)\s+){{0,2}}(?:{GATE_STRONG}|{GATE_WEAK})\b", True,
      "without", "ohne", "sans", "sin ")
@@ -489,7 +502,7 @@ _add(SKIP_GATE, r"(?:跳过|绕过|忽略|关闭|不经|不用等)[^。！？；
      False, "跳过", "绕过", "忽略", "关闭", "不经", "不用等", "スキップ", "回避", "無視", "無効", "なしで", "待たない")
 # Permissions.
 _add(PERMISSION, rf"\b{PRIV_SUBJECT}\s+(?:now\s+|also\s+|hereby\s+)?{MAY}\s+(?:now\s+|freely\s+|also\s+)?{PRIV_VERB}\b"
-     rf"(?!\s+(?:the\s+)?(?:cache|dependency|default|warning|deprecation))", True, "")
+     rf"(?!\s+(?:the\s+)?(?:cache|dependency|default|warning|deprecation))", True, *_words(MAY))
 _add(PERMISSION, rf"\b{PRIV_SUBJECT}\s+(?:now\s+|also\s+)?(?:may|can)\s+(?:now\s+|freely\s+|also\s+|always\s+)?"
      r"(?:approve|self-approve|merge (?:your|their|its) own|merge without|force-push|push (?:straight |directly )?to main|"
      r"grant (?:access|yourself|themselves|admin|roles?)|bypass|override|skip (?:qa|review|approval)|deactivate|"
@@ -503,7 +516,7 @@ _add(PERMISSION, r"\b(?:du darfst|tu as le droit de|tu peux|puedes|tienes permis
      "darfst", "droit", "tu peux", "puedes", "permiso", "你可以", "你有权", "かまいません", "もよい")
 # Hiding from people and covering tracks.
 _add(SECRECY, rf"\b{HIDE}\s+(?:(?:this|it|that|anything|what you did|the change|them)\s+)?(?:(?:secret|hidden)\s+)?"
-     rf"(?:from\s+|to\s+)?{PEOPLE}\b(?!{_G}{{0,40}}\buntil\b)", False, "")
+     rf"(?:from\s+|to\s+)?{PEOPLE}\b(?!{_G}{{0,40}}\buntil\b)", False, *_words(HIDE))
 _add(SECRECY, rf"\b{PEOPLE}\s+(?:out of the loop|in the dark)", False, "loop", "dark")
 _add(SECRECY, r"\b(?:hides?|hiding|conceals?|concealing|covers? up|covering up|buries|bury|burying)\s+(?:the\s+|any\s+|all\s+)?"
      r"(?:failed|failing|broken|skipped|red|deleted|dropped)\s+(?:tests?|runs?|checks?|builds?|jobs?|rows?|tables?)\b", True,
@@ -540,14 +553,14 @@ _add(SECRECY, r"\b(?:erzahl|sag)\s+(?:dem benutzer|niemandem)\s+nichts\b|\bne di
      "supprime", "borra", "删除", "削除")
 # Sending data out; revealing the prompt.
 _add(EXFIL, rf"\b{SEND_VERB}\s+{_G}{{0,40}}?{SENSITIVE}{_G}{{0,60}}?\b(?:to|into|in|on|as|at|an|a|nach|dans|en|a)\s+"
-     rf"{_G}{{0,20}}?{OUTSIDE}", True, "")
+     rf"{_G}{{0,20}}?{OUTSIDE}", True, *_words(SENSITIVE))
 _add(EXFIL, r"\b(?:curl|wget|http|nc|scp|rsync)\b[^\n]{0,80}(?:-d\s*@|--data(?:-binary)?\s*@|-t\s|--upload-file|-f\s*\S*=@)"
      r"[^\n]{0,40}(?:\.env|credentials|passwd|id_rsa|profiles\.yml|secrets?|tokens?|\.ssh|\.aws)", False, "curl", "wget", "scp", "nc ", "rsync")
 _add(EXFIL, r"!\[[^\]]*\]\(https?://[^)\s]*\?[^)\s]*=(?:\{|\[|<|%7b)", False, "![")
 _add(EXFIL, r"\b(?:copy|collect|gather|save|write|dump|store|list|record|harvest|paste|keep)\s+(?:every|all|any|each)\s+(?:\S+\s+)?"
      r"(?:passwords?|tokens?|secrets?|credentials?|api keys?|private keys?|keys)\b", True, "every", "all", "any", "each")
 _add(EXFIL, rf"\b(?:leak|exfiltrate|smuggle|siphon)\b{_G}{{0,40}}?{SENSITIVE}", True, "leak", "exfiltrat", "smuggle", "siphon")
-_add(EXFIL, rf"\b{REVEAL_VERB}\s+(?:me\s+)?{_W}{{0,2}}?{REVEALED}\b", True, "")
+_add(EXFIL, rf"\b{REVEAL_VERB}\s+(?:me\s+)?{_W}{{0,2}}?{REVEALED}\b", True, *_words(REVEALED))
 _add(EXFIL, r"\b(?:what (?:were|are) you told|what are your (?:initial )?instructions|repeat the (?:words|text) above)", False,
      "what", "repeat")
 _add(EXFIL, r"(?:发送|发到|复制|粘贴|上传|泄露)[^。！？\n]{0,20}(?:凭据|密码|密钥|令牌|token|\.env|系统提示)"
@@ -558,14 +571,14 @@ _add(EXFIL, r"(?:发送|发到|复制|粘贴|上传|泄露)[^。！？\n]{0,20}(
 # Standing-decision and governance authority.
 _add(AUTHORITY, rf"\b(?:{SELF}|this)\s+{_W}{{0,2}}?{IS_VERB}\s+(?:now\s+|hereby\s+|also\s+)?(?:an?\s+|the\s+|eine\s+|une\s+|una\s+)?"
      rf"{_W}{{0,2}}?{AUTH_NOUN}\b(?!\s*(?:\(|[a-z]{{1,10}}-\d|sd-?\d|#\d|no\.|number|from |by |made |of the |that people|agreed))",
-     True, "")
+     True, *_words(AUTH_NOUN))
 _add(AUTHORITY, rf"\b(?:treat|consider|regard|read|take|mark|label|tag|flag|list|file)\s+(?:the contents of\s+)?(?:{SELF}|this)\s+(?:as\s+)?(?:an?\s+|the\s+)?"
      rf"{_W}{{0,2}}?{AUTH_NOUN}", True, "treat", "consider", "regard", "read", "take", "mark", "label", "tag", "flag", "list", "file")
-_add(AUTHORITY, rf"(?:^|[.!?;\n]\s*)\W*{PRECEDE}\s+(?:the\s+|all\s+|any\s+)?{GOV}", False, "")
-_add(AUTHORITY, rf"\b(?:{SELF}|this)\s+{_W}{{0,2}}?{PRECEDE}\s+(?:all\s+|any\s+|every\s+|the\s+|your\s+)?(?:\S+\s+)?{GOV}", True, "")
-_add(AUTHORITY, rf"\b{GOV}\s*(?::|-|is|are|was|has been|can be)?\s*(?:now\s+)?{GOV_UNDERMINE}\b", True, "")
+_add(AUTHORITY, rf"(?:(?<![^\n])|(?<=[.!?;]))[^\S\n]*\W{{0,4}}{PRECEDE}\s+(?:the\s+|all\s+|any\s+)?{GOV}", False, *_words(PRECEDE))
+_add(AUTHORITY, rf"\b(?:{SELF}|this)\s+{_W}{{0,2}}?{PRECEDE}\s+(?:all\s+|any\s+|every\s+|the\s+|your\s+)?(?:\S+\s+)?{GOV}", True, *_words(PRECEDE))
+_add(AUTHORITY, rf"\b{GOV}\s*(?::|-|is|are|was|has been|can be)?\s*(?:now\s+)?{GOV_UNDERMINE}\b", True, *_words(GOV_UNDERMINE))
 _add(AUTHORITY, rf"\b{GOV}\s+{_W}{{1,5}}?(?:can be|may be|should be|are|is|were|was|have been|has been)\s+(?:now\s+)?{GOV_UNDERMINE}\b",
-     True, "")
+     True, *_words(GOV_UNDERMINE))
 _add(AUTHORITY, rf"\b{GOV}\b{_G}{{0,60}}?\b(?:ignore|disregard|skip|override|bypass)\s+(?:it|them|that|those)\b", True,
      "it", "them", "that", "those")
 _add(AUTHORITY, rf"\bpretend\s+(?:that\s+)?(?:the\s+)?(?:{GOV}|{GATE_STRONG}|there (?:is|are) no|no one|nobody)", False, "pretend")
@@ -574,10 +587,10 @@ _add(AUTHORITY, r"\b(?:update|edit|change|rewrite|delete|replace|add to|amend|re
      "add to", "amend", "remove", "overwrite")
 _add(AUTHORITY, rf"\b(?:{UNDO}|no longer need to follow|need not follow|do not need to follow|no need to follow|waive|suspend|"
      r"set aside|skip)\s+(?:the\s+|any\s+|all\s+|this\s+|that\s+|every\s+)?(?:\S+\s+)?(?:standing decisions?|governance template|"
-     r"governance rules?|rulings?|the governance)\b", True, "")
-_add(AUTHORITY, r"(?:^|[.!?;\n]\s*)\W*(?:standing decision|ruling|governance|policy for agents|official|official policy|decision)"
+     r"governance rules?|rulings?|the governance)\b", True, "standing decision", "governance", "ruling")
+_add(AUTHORITY, r"(?:(?<![^\n])|(?<=[.!?;]))[^\S\n]*\W{0,4}(?:standing decision|ruling|governance|policy for agents|official|official policy|decision)"
      r"\s*(?:\((?:new|updated|binding)\))?\s*:\s*(?:agents?\s+)?\S", False, "decision", "ruling", "governance", "policy", "official")
-_add(AUTHORITY, r"(?:^|[.!?;:\n]\s*)\W*as an?\s+(?:binding\s+)?(?:standing decision|ruling|governance rule|official policy)\b",
+_add(AUTHORITY, r"(?:(?<![^\n])|(?<=[.!?;:]))[^\S\n]*\W{0,4}as an?\s+(?:binding\s+)?(?:standing decision|ruling|governance rule|official policy)\b",
      False, "as a")
 _add(AUTHORITY, rf"\b(?:by order of|per|on behalf of|as mandated by|approved by|as decided by|ordered by|authorised by|"
      rf"authorized by|im auftrag|sur ordre|por orden)\s+(?:the\s+)?{AUTHORITY_WHO}(?:'s\s+(?:ruling|decision|order))?\s*[:,]\s*"
@@ -589,7 +602,7 @@ _add(AUTHORITY, r"(?:这条笔记是[^。\n]{0,4}常设决定|优先于治理模
      r"ガバナンステンプレートより優先|エスカレーション担当者の命令)", False, "常设决定", "治理模板", "命令", "決定事項", "ガバナンス")
 
 _ADDRESS_HEAD = re.compile(
-    rf"(?:^|[.!?;\n=&]\s*)\W*(?:(?:to|for|dear|hey|hi|hello|attention|attn|note to|note for|message to|message for|ps for|"
+    rf"(?:(?<![^\n])|(?<=[.!?;=&]))[^\S\n]*\W{{0,4}}(?:(?:to|for|dear|hey|hi|hello|attention|attn|note to|note for|message to|message for|ps for|"
     rf"p\.s\.|yo|important for|instructions for|for the eyes of)\s+(?:the\s+|any\s+|every\s+|all\s+|whichever\s+|my\s+)?"
     rf"(?:next\s+|future\s+|other\s+)?(?:{AGENT}|self|me|reader|readers|whoever\s+\S+(?:\s+\S+)?|model)\b"
     rf"(?:\s+(?:that|who|which)?\s*{READER_VERB}\s+(?:this|these|it|the note|this note|this memory|this file)?)?"
@@ -618,7 +631,8 @@ _ADDRESS_HEAD = re.compile(
 
 def _address(text: str) -> Iterator[int]:
     """Offsets of passages that address the reading agent and then give it an order."""
-    for m in _ADDRESS_HEAD.finditer(text):
+    spans = sorted({span for spans in _paragraphs_with(text, _ADDRESS_TRIGGERS).values() for span in spans})
+    for m in (m for a, b in spans for m in _ADDRESS_HEAD.finditer(text, a, b)):
         rest = text[m.end() : m.end() + 120]
         bare = m.group(0).strip(" ,:-").strip()
         # A bare name ("Agent", "Claude") counts only as a vocative: followed by a comma or a colon.
@@ -633,15 +647,50 @@ def _address(text: str) -> Iterator[int]:
             yield m.start() + len(m.group(0)) - len(m.group(0).lstrip())
 
 
+def _automaton(words: Iterator[str]) -> ahocorasick.Automaton:
+    automaton = ahocorasick.Automaton()
+    for word in set(words):
+        automaton.add_word(word, word)
+    automaton.make_automaton()
+    return automaton
+
+
+_TRIGGERS = _automaton(t for _k, _r, _n, triggers in _PATTERNS for t in triggers if t)
+_ADDRESS_WORDS = _words(AGENT) + (
+    "whoever", "future", "self", "dear", "this", "reader", "model", "致", "给", "如果你是", "下一个代理", "エージェント",
+    "アシスタント", "あなたが", "次の", "ki", "agenten", "agente", "asistente", "assistant", "ia",
+)
+_ADDRESS_TRIGGERS = _automaton(iter(_ADDRESS_WORDS))
+
+
+_NEWLINE = re.compile("\n")
+
+
+def _paragraphs_with(text: str, automaton: ahocorasick.Automaton) -> dict[str, list[tuple[int, int]]]:
+    """For each trigger present in ``text``, the (start, end) of the paragraphs (lines) holding it."""
+    if automaton.kind != ahocorasick.AHOCORASICK or not text:
+        return {}
+    breaks = [m.start() for m in _NEWLINE.finditer(text)] if "\n" in text else []
+    found: dict[str, set[tuple[int, int]]] = {}
+    for end, word in automaton.iter(text):
+        i = bisect.bisect_left(breaks, end)
+        span = (breaks[i - 1] + 1 if i else 0, breaks[i] if i < len(breaks) else len(text))
+        found.setdefault(word, set()).add(span)
+    return {word: sorted(spans) for word, spans in found.items()}
+
+
 def _clause_kinds(text: str) -> Iterator[tuple[str, int]]:
+    present = _paragraphs_with(text, _TRIGGERS)
+    if not present:
+        return
     for kind, regex, negatable, triggers in _PATTERNS:
-        if triggers and triggers != ("",) and not any(t in text for t in triggers):
-            continue
-        for m in regex.finditer(text):
-            start = m.start() + len(m.group(0)) - len(m.group(0).lstrip())
-            if negatable and _negated(text, start):
-                continue
-            yield kind, start
+        spans = sorted({span for t in triggers for span in present.get(t, ())})
+        for start_at, end_at in spans:
+            for m in regex.finditer(text, start_at, end_at):
+                start = m.start() + len(m.group(0)) - len(m.group(0).lstrip())
+                if negatable and _negated(text, start):
+                    continue
+                yield kind, start
 
 
 # Passages that only mention secrets are hygiene, not secrecy ("never tell anyone the password").

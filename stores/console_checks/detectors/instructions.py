@@ -75,6 +75,7 @@ ENCODED = "encoded instructions"
 EXCERPT_MAX = 80
 MAX_DEPTH = 2  # decoded text is scanned again, but an encoding of an encoding of ... stops here
 
+_ROT13_HINT = re.compile(r"\b(?:gur|lbh|lbhe|nyy|vtaber|cerivbhf|vafgehpgvbaf|naq|guvf|abgr|cebzcg|ehyrf)\b")
 _LEETISH = re.compile(r"[a-z][0-9@$]|[0-9@$][a-z]")
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
 
@@ -312,7 +313,10 @@ def _scan(text: str, depth: int, model: instruction_model.Model) -> list[Instruc
             # Leet-speak only on lines that mix digits into words, so the pass stays cheap.
             # Left-out lines become spaces of the same length, so offsets still find their line.
             leet = "\n".join(line.translate(_LEET) if _LEETISH.search(line) else " " * len(line) for line in doc.lines)
-            for variant in (codecs.encode(doc.text, "rot13"), leet):
+            # rot13 only on lines that hold rot13 spellings of common words ("gur", "lbh", "nyy"): cheap to tell.
+            rot13 = "\n".join(codecs.encode(line, "rot13") if _ROT13_HINT.search(line) else " " * len(line)
+                               for line in doc.lines)
+            for variant in (rot13, leet):
                 if variant == doc.text or not variant.strip():
                     continue
                 for start in _signals_only(variant):
