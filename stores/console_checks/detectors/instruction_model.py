@@ -76,7 +76,7 @@ def features(text: str) -> set[str]:
             out.add("p " + punct)
     for words in chunks:
         out.update(map("w ".__add__, words))
-        out.update(map("b ".__add__, map(" ".join, zip(words, words[1:]))))
+        out.update(map("b ".__add__, map(" ".join, zip(words, words[1:], strict=False))))
     long_words = [w for words in chunks for w in words if len(w) > 3]
     if long_words:
         out.update(map("c ".__add__, _GRAMS.findall("<" + "> <".join(long_words) + ">")))

@@ -192,8 +192,8 @@ SENSITIVE = _alt(
     "the vault|service account key|session cookie|cookies|system prompt|memories|every note|all notes|"
     "the notes|memory store|the store|customer data|customer table|database dump|pii|client's data|client data|"
     "run token|access token|aws credentials|/etc/passwd|the contents of|the data|all data|the database|"
-    "zugangsdaten|passwort|schlussel|geheimnis|identifiants|mot de passe|jeton|cle|credenciales|contrasena|"
-    "clave|secreto|credenziali|credenciais|inloggegevens"
+    "zugangsdaten|passwort|schlussel|geheimnis|identifiants|mot de passe|jeton|credenciales|contrasena|"
+    "la cle|les cles|clave|secreto|credenziali|credenciais|inloggegevens"
 )
 OUTSIDE = (
     r"(?:https?://|www\.|\S+@\S+\.\w+|webhook|pastebin|gist|public|external|outside|personal (?:email|inbox|account)|"
@@ -363,17 +363,17 @@ _add(OVERRIDE, rf"\b{UNDO}\s+(?:all\s+|everything\s+|anything\s+)?(?:the above|e
      rf"your (?:training|programming|conditioning|alignment))", True, "above", "before", "preceding", "told", "training", "programming", "conditioning", "alignment")
 _add(OVERRIDE, rf"\b{MINE}\s+{_GAP}(?:{CONTROL_STRONG}|{CONTROL_WEAK})\s+{_G}{{0,30}}?{VOID}\b", True, *_words(VOID))
 _add(OVERRIDE, r"\b(?:(?:instead of|rather than|in place of)\s+(?:your|the)|(?:over|above)\s+your)\s+(?:system prompt|instructions|"
-     r"guidelines|rules|task|ticket|user's request|orders)\b", True, "instead", "rather", "place of", "over", "above")
+     r"guidelines|rules|task|ticket|user's request|orders)\b", True, "instead of", "rather than", "in place of", "over your", "above your")
 _add(OVERRIDE, r"\b(?:follow|obey|trust)\s+(?:only\s+)?(?:this|these)\s+(?:note|memory|file|instructions|rules)"
      r"\s*(?:only|instead|alone|above (?:all|everything|anything)|over)", True, "follow", "obey", "trust")
-_add(OVERRIDE, r"\b(?:obey|follow)\s+only\s+(?:the\s+)?(?:commands|orders|instructions|rules)\b", True, "only")
+_add(OVERRIDE, r"\b(?:obey|follow)\s+only\s+(?:the\s+)?(?:commands|orders|instructions|rules)\b", True, "obey only", "follow only")
 _add(OVERRIDE, r"\bdo (?:whatever|everything|anything|all) (?:this note|this memory|this file|the note|i|this text|these notes|"
      r"it|this) (?:says|asks|tells|demands|wants)\b", False, "whatever", "everything", "anything", "all")
 _add(OVERRIDE, r"\b(?:the\s+|my\s+|your\s+)?(?:real|actual|true|hidden|secret)\s+(?:instructions|orders|task|rules|prompt|directives)\s+"
-     r"(?:are|is|follow|come|:)", False, "real", "actual", "true", "hidden", "secret")
-_add(OVERRIDE, rf"\b{UNDO}\s+(?:any\s+|all\s+|the\s+)?(?:instructions|orders|requests|commands|corrections)\s+from\b", True, "from")
+     r"(?:are|is|follow|come|:)", False, "instructions", "orders", "task", "rules", "prompt", "directives")
+_add(OVERRIDE, rf"\b{UNDO}\s+(?:any\s+|all\s+|the\s+)?(?:instructions|orders|requests|commands|corrections)\s+from\b", True, "instructions from", "orders from", "requests from", "commands from", "corrections from")
 _add(OVERRIDE, rf"\b{UNDO}\s+(?:what|whatever|anything)\s+(?:the\s+)?(?:{GOV}|{PEOPLE}|escalation contact|reviewers?|user|client)\s+"
-     rf"(?:says?|said|wants?|asks?|decided|decides|requires?|required|tells? you|told you)\b", True, "what", "anything")
+     rf"(?:says?|said|wants?|asks?|decided|decides|requires?|required|tells? you|told you)\b", True, "what the", "whatever", "anything the", "what people", "what users")
 _add(OVERRIDE, rf"\b(?:rules|instructions|guidelines|constraints|policies|restrictions|guardrails)\s+(?:that\s+)?you\s+(?:operate under|"
      rf"work under|run under|were given|received|follow|have|obey)\b{_G}{{0,60}}?(?:{VOID}|\b(?:ignore|disregard|forget) (?:them|it)\b)",
      True, "you")
@@ -397,10 +397,10 @@ _add(ORDER, r"(?:(?<![^\n])|(?<=[.!?;:,]))[^\S\n]*\W{0,4}(?:please\s+|now\s+|fro
      r"human|real|evil|rogue|jailbroken|uncensored|unfiltered)\s+)?(?:agent|assistant|ai|admin|administrator|root|human|person|"
      r"engineer|release manager|project owner|superuser|dan|developer|system|escalation contact|reviewer|approver|model|bot|"
      r"persona|character|hacker)\b)", False,
-     "act", "behave", "respond", "answer", "roleplay")
+     "act as", "act like", "behave", "respond as", "respond like", "answer as", "answer like", "roleplay")
 _add(ORDER, r"\b(?:pretend|imagine) (?:to be|you are|you're|that you|you have)\b", False, "pretend", "imagine")
 _add(ORDER, r"\b(?:change|update|rewrite|replace|reset|drop|abandon)\s+your\s+(?:goals?|objectives?|instructions|priorities|rules|"
-     r"persona|role|behaviou?r|personality|system prompt|values|principles)\b", True, "your")
+     r"persona|role|behaviou?r|personality|system prompt|values|principles)\b", True, "your goal", "your objective", "your instruction", "your priorit", "your rules", "your persona", "your role", "your behav", "your personality", "your system", "your values", "your principles")
 _add(ORDER, r"\bassume the (?:role|identity|persona|permissions|rights) of\b", False, "assume the")
 _add(ORDER, rf"\b(?:execute|run|do|perform|carry out|apply)\s+{_W}{{0,4}}?without\s+(?:asking|confirmation|confirming|permission|"
      r"telling anyone|checking with anyone|anyone knowing|a review|review|approval)\b", False, "without")
@@ -426,16 +426,17 @@ _add(ORDER, r"\byou have been (?:reprogrammed|upgraded|freed|liberated|jailbroke
      False, "you have been")
 _add(ORDER, r"\b(?:enter|enable|activate|switch (?:to|into)|turn on|you are (?:now )?in|engage|unlock)\s+(?:the\s+)?"
      r"(?:god|jailbreak|jailbroken|dan|developer|unrestricted|unfiltered|uncensored|no[- ]limits?|no[- ]rules|"
-     r"evil|chaos|admin|sudo) mode\b", False, "mode")
+     r"evil|chaos|admin|sudo) mode\b", False, " mode")
 _add(ORDER, r"\b(?:jailbreak|jailbroken|do anything now|dan mode|without any (?:restrictions|limits|filters))\b",
      False, "jailbr", "anything now", "dan mode", "without any")
 _add(ORDER, r"\b(?:never|do not|don't) refuse\b|\b(?:always|only) (?:answer|reply|respond) (?:with|yes|in)\b", False,
      "refuse", "answer", "reply", "respond")
 _add(ORDER, r"\b(?:mark|report|treat|record|set|consider|count)\s+(?:every|all|each|any)\s+(?:of\s+the\s+)?"
      r"(?:\S+\s+){0,2}?(?:tickets?|failures?|failed runs?|runs?|checks?|tests?|results?|qa results?|errors?)\s+(?:as\s+)?"
-     r"(?:done|passed|green|success|successful|a pass|pass|resolved|approved|fixed)", True, "every", "all", "each", "any")
+     r"(?:done|passed|green|success|successful|a pass|pass|resolved|approved|fixed)", True, "mark", "report", "treat", "record", "set",
+     "consider", "count")
 _add(ORDER, r"\b(?:approve|merge|accept|close|grant|sign)\s+(?:every|all|each|any)\s+(?:\S+\s+){0,2}?(?:prs?|pull requests?|"
-     r"tickets?|changes?|requests?|grants?|releases?|approvals?)\b", True, "every", "all", "each", "any")
+     r"tickets?|changes?|requests?|grants?|releases?|approvals?)\b", True, "approve", "merge", "accept", "close", "grant", "sign")
 _add(ORDER, r"\b(?:change|remove|replace|reassign|delete|drop|swap)\s+(?:the\s+)?escalation contact\b", True, "escalation")
 _add(ORDER, r"\b(?:do not|never)\s+(?:raise|flag|report|mention|discuss)\s+(?:this|it|that)\s+(?:with|to)\s+(?:a\s+|any\s+)?"
      r"(?:person|people|anyone|humans?|the escalation contact|reviewers?|the reviewer)\b", False, "raise", "flag", "report", "mention",
@@ -445,7 +446,7 @@ _add(ORDER, r"\b(?:respond|reply|answer)\s+to\s+(?:all|every|any)\s+(?:further\s
 _add(ORDER, r"\b(?:correct|right|expected|proper|desired|new)\s+(?:behaviou?r|response|course of action|action|thing to do)\s+"
      r"(?:for you|for agents|for the agent|for an agent)\s+is\b", False, "for you", "for agents", "for the agent", "for an agent")
 _add(ORDER, r"\bnew\s+(?:rules?|policy|policies|orders?|instructions?)\s+for\s+(?:you|agents|the agent|assistants|the assistant|ai|"
-     r"llms?)\b", False, "new")
+     r"llms?)\b", False, "new rule", "new polic", "new order", "new instruction")
 _add(ORDER, r"\b(?:do not|never|stop)\s+(?:escalat\w*\s+(?:anything|at all|this|these|it|to\s+(?:the|a|any)\s+(?:escalation contact|"
      r"humans?|persons?|people))|escalating\b|involv(?:e|ing)\s+(?:a\s+|the\s+)?(?:humans?|people|persons?|anyone|escalation contact|"
      r"reviewers?|qa))", False,
@@ -473,8 +474,8 @@ _add(CHECKS_OFF, rf"\b{GATE_WEAK}\s+(?:(?:is|are|was|were|has been|have been)\s+
 _add(CHECKS_OFF, rf"\b(?:there is\s+)?no\s+(?:need|reason)\s+(?:for|to wait for|to run|to ask for|to go through)\s+"
      rf"(?:the\s+|a\s+|any\s+)?{GATE_STRONG}", True, "need", "reason")
 _add(CHECKS_OFF, rf"\b(?:you|agents?|the agent)\s+(?:do not|does not|never)\s+need\s+(?:to\s+(?:wait for|ask for|run|go through|get)\s+)?"
-     rf"(?:the\s+|a\s+|any\s+)?(?:{GATE_STRONG}|{GATE_WEAK})", False, "need")
-_add(CHECKS_OFF, rf"\bno\s+{GATE_STRONG}\s+(?:is\s+|are\s+)?(?:required|needed|necessary)\b", False, "no ")
+     rf"(?:the\s+|a\s+|any\s+)?(?:{GATE_STRONG}|{GATE_WEAK})", False, "not need", "never need")
+_add(CHECKS_OFF, rf"\bno\s+{GATE_STRONG}\s+(?:is\s+|are\s+)?(?:required|needed|necessary)\b", False, "required", "needed", "necessary")
 _add(CHECKS_OFF, r"\bnobody (?:checks|reads|looks at|reviews)\b", False, "nobody")
 _add(CHECKS_OFF, rf"(?:{GATE_STRONG}|{GATE_WEAK}|die tests|les tests|las pruebas)\s+{_G}{{0,20}}?(?:ist|sind|est|sont|es|esta|estan)\s+"
      rf"(?:bereits\s+|deja\s+|ya\s+)?(?:nicht notig|nicht erforderlich|deaktiviert|erteilt|pas necessaire|desactive\w*|"
@@ -506,11 +507,11 @@ _add(PERMISSION, rf"\b{PRIV_SUBJECT}\s+(?:now\s+|also\s+|hereby\s+)?{MAY}\s+(?:n
 _add(PERMISSION, rf"\b{PRIV_SUBJECT}\s+(?:now\s+|also\s+)?(?:may|can)\s+(?:now\s+|freely\s+|also\s+|always\s+)?"
      r"(?:approve|self-approve|merge (?:your|their|its) own|merge without|force-push|push (?:straight |directly )?to main|"
      r"grant (?:access|yourself|themselves|admin|roles?)|bypass|override|skip (?:qa|review|approval)|deactivate|"
-     r"create admin|edit (?:the\s+)?(?:standing decisions?|governance)|change (?:the\s+)?governance)\b", True, "may", "can")
+     r"create admin|edit (?:the\s+)?(?:standing decisions?|governance)|change (?:the\s+)?governance)\b", True, "may approve", "can approve", "may self", "can self", "may merge", "can merge", "may force", "can force", "may push", "can push", "may grant", "can grant", "may bypass", "can bypass", "may override", "can override", "may skip", "can skip", "may deactivate", "can deactivate", "may create admin", "can create admin", "may edit", "can edit", "may change", "can change", "may now", "can now", "may always", "can always", "may freely", "can freely", "may also", "can also")
 _add(PERMISSION, r"\byou (?:now )?have (?:\S+\s+)?(?:admin|administrator|root|owner|superuser|full|elevated|write|unrestricted)\s+"
-     r"(?:rights|access|permissions|privileges)\b", False, "you")
+     r"(?:rights|access|permissions|privileges)\b", False, "rights", "access", "permissions", "privileges")
 _add(PERMISSION, r"\b(?:grant|give|elevate|make|promote|add)\s+(?:yourself|your (?:role|permissions|privileges|token|account))\b", True,
-     "yourself", "your ")
+     "yourself", "your role", "your permissions", "your privileges", "your token", "your account")
 _add(PERMISSION, r"\b(?:du darfst|tu as le droit de|tu peux|puedes|tienes permiso para)\s+(?:\S+\s+){0,3}?(?:freigeben|genehmigen|"
      r"mergen|approuver|fusionner|aprobar|fusionar)\b|(?:你可以批准|你有权|承認してかまいません|承認してもよい)", False,
      "darfst", "droit", "tu peux", "puedes", "permiso", "你可以", "你有权", "かまいません", "もよい")
@@ -523,9 +524,9 @@ _add(SECRECY, r"\b(?:hides?|hiding|conceals?|concealing|covers? up|covering up|b
      "hid", "conceal", "cover", "bur")
 _add(SECRECY, rf"\b(?:hide|conceal|keep secret|withhold|keep hidden)\s+{_W}{{1,4}}?from\s+{PEOPLE}\b", False, "from")
 _add(SECRECY, rf"\b{PEOPLE}\s+{_W}{{0,3}}?(?:must|should|may|will|need|is to|are to)\s+(?:not|never)\s+(?:know|find out|learn|"
-     rf"notice|hear|be told|be informed|find)\b", False, "not", "never")
-_add(SECRECY, rf"\b{PEOPLE}\s+(?:never|does not|do not|doesn't)\s+(?:finds? out|learns?|knows?|hears?|notices?)\b", False, "never", "not")
-_add(SECRECY, rf"\bkeep\s+(?:this|it|that|them|{_W}{{1,3}}?)\s*(?:hidden|secret|quiet|private)\s+from\s+{PEOPLE}", False, "keep")
+     rf"notice|hear|be told|be informed|find)\b", False, "know", "find", "learn", "notice", "hear", "be told", "be informed")
+_add(SECRECY, rf"\b{PEOPLE}\s+(?:never|does not|do not|doesn't)\s+(?:finds? out|learns?|knows?|hears?|notices?)\b", False, "find", "learn", "know", "hear", "notice")
+_add(SECRECY, rf"\bkeep\s+(?:this|it|that|them|{_W}{{1,3}}?)\s*(?:hidden|secret|quiet|private)\s+from\s+{PEOPLE}", False, "hidden from", "secret from", "quiet from", "private from")
 _add(SECRECY, rf"\b(?:say nothing|tell nothing|not a word|do not say anything|never say anything)\s+(?:to|in front of)\s+{PEOPLE}", False,
      "nothing", "not a word", "anything")
 _add(SECRECY, rf"\b(?:say|claim|report|state|write|tell \S+)\s+(?:that\s+)?{_G}{{0,40}}?\b(?:passed|succeeded|is green|are green|worked|"
@@ -541,8 +542,9 @@ _add(SECRECY, rf"\b(?:tell|assure|report to)\s+{PEOPLE}\s+(?:that\s+)?(?:everyth
      rf"(?:is|are) green|succeeded|worked)", False,
      "tell", "assure")
 _add(SECRECY, rf"\b(?:delete|remove|erase|destroy|redact|wipe)\s+{NOTE}\s+(?:\S+\s+){{0,2}}?(?:after|once|when)\s+"
-     rf"(?:reading|you (?:have )?read|done|acted|you are done|finished|following)", False, "after", "once", "when")
-_add(SECRECY, r"\b(?:do not|never)\s+(?:log|record|mention|note)\s+(?:this|it|that|the change|what you did)\b", False, "log", "record", "mention", "note")
+     rf"(?:reading|you (?:have )?read|done|acted|you are done|finished|following)", False, "reading", "read", "done", "acted", "finished", "following")
+_add(SECRECY, r"\b(?:do not|never)\s+(?:log|record|mention|note)\s+(?:this|it|that|the change|what you did)\b", False, "not log", "never log", "not record", "never record",
+     "not mention", "never mention", "not note", "never note")
 _add(SECRECY, r"\b(?:turn off|disable|clear|delete|wipe|purge|erase|bypass)\s+(?:the\s+)?(?:audit|activity)\s+(?:log|trail)|"
      r"\bleave no trace\b|\b(?:clear|delete|wipe)\s+the\s+(?:run record|version history|history)\b", True,
      "audit", "activity", "trace", "history", "run record")
@@ -558,7 +560,7 @@ _add(EXFIL, r"\b(?:curl|wget|http|nc|scp|rsync)\b[^\n]{0,80}(?:-d\s*@|--data(?:-
      r"[^\n]{0,40}(?:\.env|credentials|passwd|id_rsa|profiles\.yml|secrets?|tokens?|\.ssh|\.aws)", False, "curl", "wget", "scp", "nc ", "rsync")
 _add(EXFIL, r"!\[[^\]]*\]\(https?://[^)\s]*\?[^)\s]*=(?:\{|\[|<|%7b)", False, "![")
 _add(EXFIL, r"\b(?:copy|collect|gather|save|write|dump|store|list|record|harvest|paste|keep)\s+(?:every|all|any|each)\s+(?:\S+\s+)?"
-     r"(?:passwords?|tokens?|secrets?|credentials?|api keys?|private keys?|keys)\b", True, "every", "all", "any", "each")
+     r"(?:passwords?|tokens?|secrets?|credentials?|api keys?|private keys?|keys)\b", True, "copy", "collect", "gather", "save", "write", "dump", "store", "list", "record", "harvest", "paste", "keep")
 _add(EXFIL, rf"\b(?:leak|exfiltrate|smuggle|siphon)\b{_G}{{0,40}}?{SENSITIVE}", True, "leak", "exfiltrat", "smuggle", "siphon")
 _add(EXFIL, rf"\b{REVEAL_VERB}\s+(?:me\s+)?{_W}{{0,2}}?{REVEALED}\b", True, *_words(REVEALED))
 _add(EXFIL, r"\b(?:what (?:were|are) you told|what are your (?:initial )?instructions|repeat the (?:words|text) above)", False,
@@ -573,14 +575,14 @@ _add(AUTHORITY, rf"\b(?:{SELF}|this)\s+{_W}{{0,2}}?{IS_VERB}\s+(?:now\s+|hereby\
      rf"{_W}{{0,2}}?{AUTH_NOUN}\b(?!\s*(?:\(|[a-z]{{1,10}}-\d|sd-?\d|#\d|no\.|number|from |by |made |of the |that people|agreed))",
      True, *_words(AUTH_NOUN))
 _add(AUTHORITY, rf"\b(?:treat|consider|regard|read|take|mark|label|tag|flag|list|file)\s+(?:the contents of\s+)?(?:{SELF}|this)\s+(?:as\s+)?(?:an?\s+|the\s+)?"
-     rf"{_W}{{0,2}}?{AUTH_NOUN}", True, "treat", "consider", "regard", "read", "take", "mark", "label", "tag", "flag", "list", "file")
+     rf"{_W}{{0,2}}?{AUTH_NOUN}", True, *_words(AUTH_NOUN))
 _add(AUTHORITY, rf"(?:(?<![^\n])|(?<=[.!?;]))[^\S\n]*\W{{0,4}}{PRECEDE}\s+(?:the\s+|all\s+|any\s+)?{GOV}", False, *_words(PRECEDE))
 _add(AUTHORITY, rf"\b(?:{SELF}|this)\s+{_W}{{0,2}}?{PRECEDE}\s+(?:all\s+|any\s+|every\s+|the\s+|your\s+)?(?:\S+\s+)?{GOV}", True, *_words(PRECEDE))
 _add(AUTHORITY, rf"\b{GOV}\s*(?::|-|is|are|was|has been|can be)?\s*(?:now\s+)?{GOV_UNDERMINE}\b", True, *_words(GOV_UNDERMINE))
 _add(AUTHORITY, rf"\b{GOV}\s+{_W}{{1,5}}?(?:can be|may be|should be|are|is|were|was|have been|has been)\s+(?:now\s+)?{GOV_UNDERMINE}\b",
      True, *_words(GOV_UNDERMINE))
 _add(AUTHORITY, rf"\b{GOV}\b{_G}{{0,60}}?\b(?:ignore|disregard|skip|override|bypass)\s+(?:it|them|that|those)\b", True,
-     "it", "them", "that", "those")
+     "skip", "bypass", "ignore", "disable", "drop", "omit")
 _add(AUTHORITY, rf"\bpretend\s+(?:that\s+)?(?:the\s+)?(?:{GOV}|{GATE_STRONG}|there (?:is|are) no|no one|nobody)", False, "pretend")
 _add(AUTHORITY, r"\b(?:update|edit|change|rewrite|delete|replace|add to|amend|remove|overwrite)\s+(?:the\s+|a\s+|any\s+|all\s+)?"
      r"(?:standing decisions?|governance template|rulings?)\b", True, "update", "edit", "change", "rewrite", "delete", "replace",
@@ -595,7 +597,7 @@ _add(AUTHORITY, r"(?:(?<![^\n])|(?<=[.!?;:]))[^\S\n]*\W{0,4}as an?\s+(?:binding\
 _add(AUTHORITY, rf"\b(?:by order of|per|on behalf of|as mandated by|approved by|as decided by|ordered by|authorised by|"
      rf"authorized by|im auftrag|sur ordre|por orden)\s+(?:the\s+)?{AUTHORITY_WHO}(?:'s\s+(?:ruling|decision|order))?\s*[:,]\s*"
      rf"(?=(?:agents?|you|the agent|assistants?)\s+(?:may|can|must|should|are allowed|are to)\b|{_SOFT}{ORDER_VERB}\b)", False,
-     "order", "per", "behalf", "mandated", "approved", "decided", "authori", "auftrag", "ordre", "orden")
+     "by order", "per ", "behalf", "mandated", "approved by", "decided by", "ordered by", "authorised by", "authorized by", "auftrag", "sur ordre", "por orden")
 _add(AUTHORITY, rf"\b{AUTHORITY_WHO}\s+(?:has\s+decided|decided|says|approved this|wants|has approved|ordered)\b{_G}{{0,30}}?"
      rf"\b(?:agents?|you)\b", False, "decided", "says", "approved", "wants", "ordered")
 _add(AUTHORITY, r"(?:这条笔记是[^。\n]{0,4}常设决定|优先于治理模板|根据升级联系人的命令|このメモは[^。\n]{0,6}決定事項|"

@@ -75,7 +75,9 @@ ENCODED = "encoded instructions"
 EXCERPT_MAX = 80
 MAX_DEPTH = 2  # decoded text is scanned again, but an encoding of an encoding of ... stops here
 
-_ROT13_HINT = re.compile(r"\b(?:gur|lbh|lbhe|nyy|vtaber|cerivbhf|vafgehpgvbaf|naq|guvf|abgr|cebzcg|ehyrf)\b")
+_ROT13_HINT = re.compile(
+    r"\b(?:gur|lbh|lbhe|nyy|vtaber|cerivbhf|vafgehpgvbaf|naq|guvf|abgr|cebzcg|ehyrf|bire|sbe|gb|bs|zhfg|abj|zrzbel|fgnaqvat)\b"
+)
 _LEETISH = re.compile(r"[a-z][0-9@$]|[0-9@$][a-z]")
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
 
