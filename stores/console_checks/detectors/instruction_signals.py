@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import ahocorasick
 
-__all__ = ["Signal", "fence_marker", "line_markers", "sentence_signals", "transcript", "KINDS"]
+__all__ = ["Signal", "fence_marker", "imperative_opening", "line_markers", "sentence_signals", "transcript", "KINDS"]
 
 OVERRIDE = "overrides the agent's instructions"
 ORDER = "order to the agent reading the note"
@@ -253,7 +253,7 @@ GOV = _alt(
 GOV_UNDERMINE = _alt(
     "ignore|ignored|does not apply|do not apply|no longer applies|no longer apply|void|suspended|outdated|optional|"
     "waived|is wrong|can be ignored|not binding|is not binding|is obsolete|is off|skip|skipped|lifted|advisory|obsolete|"
-    "a draft|only a draft|outdated|out of date|irrelevant|not relevant|"
+    "a draft|only a draft|outdated|out of date|irrelevant|not relevant|replaced|been replaced|replaced by|"
     "are advisory|is advisory|superseded|are superseded|is superseded|overridden|are overridden|no longer binding"
 )
 AUTHORITY_WHO = _alt(
@@ -305,6 +305,14 @@ _DIRECTIVE = re.compile(
     rf"(?:du|tu|usted)\s+\w+|"
     rf"[^\x00-\u2fff]*(?:请|要|必须|不要|别|应该|立即|直接|してください|すること|しなさい|しろ|して|ないで|こと|承認|削除|スキップ|批准|删除|跳过|发送|送信))"
 )
+
+
+_IMPERATIVE_CLAUSE = re.compile(rf"(?:^|[.!?;:,]\s+)\W{{0,4}}{_SOFT}{ORDER_VERB}\s")
+
+
+def imperative_opening(text: str) -> bool:
+    """Whether a clause of ``text`` opens with an order verb ("skip ...", "please send ...")."""
+    return bool(_IMPERATIVE_CLAUSE.search(text))
 
 
 def _is_directive(rest: str) -> bool:
@@ -574,6 +582,9 @@ _add(EXFIL, r"(?:发送|发到|复制|粘贴|上传|泄露)[^。！？\n]{0,20}(
 _add(AUTHORITY, rf"\b(?:{SELF}|this)\s+{_W}{{0,2}}?{IS_VERB}\s+(?:now\s+|hereby\s+|also\s+)?(?:an?\s+|the\s+|eine\s+|une\s+|una\s+)?"
      rf"{_W}{{0,2}}?{AUTH_NOUN}\b(?!\s*(?:\(|[a-z]{{1,10}}-\d|sd-?\d|#\d|no\.|number|from |by |made |of the |that people|agreed))",
      True, *_words(AUTH_NOUN))
+_add(AUTHORITY, rf"\b(?:{SELF}|this)\s+(?:alone\s+|now\s+)?(?:decides|governs|rules here|has the (?:last|final) word|prevails|"
+     rf"is in charge|is the authority|is authoritative|is binding)\b", True, "decides", "governs", "rules here", "word", "prevails",
+     "in charge", "authority", "authoritative", "binding")
 _add(AUTHORITY, rf"\b(?:treat|consider|regard|read|take|mark|label|tag|flag|list|file)\s+(?:the contents of\s+)?(?:{SELF}|this)\s+(?:as\s+)?(?:an?\s+|the\s+)?"
      rf"{_W}{{0,2}}?{AUTH_NOUN}", True, *_words(AUTH_NOUN))
 _add(AUTHORITY, rf"(?:(?<![^\n])|(?<=[.!?;]))[^\S\n]*\W{{0,4}}{PRECEDE}\s+(?:the\s+|all\s+|any\s+)?{GOV}", False, *_words(PRECEDE))
@@ -645,7 +656,7 @@ def _address(text: str) -> Iterator[int]:
                 continue
             if not re.search(r"[,:]\s*$", m.group(0)):
                 continue
-        if _is_directive(rest) or any(k in (SKIP_GATE, CHECKS_OFF, EXFIL, OVERRIDE) for k, _ in _clause_kinds(rest)):
+        if _is_directive(rest) or imperative_opening(rest) or any(k in (SKIP_GATE, CHECKS_OFF, EXFIL, OVERRIDE) for k, _ in _clause_kinds(rest)):
             yield m.start() + len(m.group(0)) - len(m.group(0).lstrip())
 
 

@@ -158,8 +158,26 @@ def _judged(text: str, model: instruction_model.Model) -> Iterable[tuple[str, in
     for signal in instruction_signals.sentence_signals(text):
         yield signal.kind, signal.start, ""
     for start, score, feats in instruction_model.passages(model, text):
-        if score >= model.threshold:
+        if score >= model.threshold and _speaks_to_reader(text, start):
             yield CLASSIFIED, start, ", ".join(f"'{w}'" for w in model.top_words(feats))
+
+
+# What an order or an address to the reader needs at least one of: the second person, an agent or its
+# instructions named, a modal or an imperative opening a clause. A passage that only describes the work
+# ("no reliable merge key has been found yet") is a lesson, however its words weigh.
+_READER_CUE = re.compile(
+    r"\b(?:you|your|yours|yourself|assistant|assistants|agent|agents|ai|model|llm|bot|chatgpt|claude|gpt|dan|system|"
+    r"instructions?|prompts?|rules|guidelines|please|must|should|shall|never|always|do not|ignore|forget|disregard|"
+    r"pretend|obey|du|dein|deine|tu|tes|ton|vous|votre|usted|tus|bitte|por favor)\b|你|您|あなた|君|请|してください|こと"
+)
+
+
+def _speaks_to_reader(text: str, start: int) -> bool:
+    """Whether the passage at ``start`` (and the next sentence) holds a cue that it speaks to its reader."""
+    window = text[start : start + 400]
+    if _READER_CUE.search(window):
+        return True
+    return bool(instruction_signals.imperative_opening(window))
 
 
 def _signals_only(text: str) -> Iterable[int]:
