@@ -646,7 +646,9 @@ def _address(text: str) -> Iterator[int]:
     """Offsets of passages that address the reading agent and then give it an order."""
     spans = sorted({span for spans in _paragraphs_with(text, _ADDRESS_TRIGGERS).values() for span in spans})
     for m in (m for a, b in spans for m in _ADDRESS_HEAD.finditer(text, a, b)):
-        rest = text[m.end() : m.end() + 120]
+        # What follows the address, to the end of its sentence: an order there is addressed to the reader.
+        end = _CLAUSE_END.search(text, m.end())
+        rest = text[m.end() : min(end.end() if end else len(text), m.end() + 160)]
         bare = m.group(0).strip(" ,:-").strip()
         # A bare name ("Agent", "Claude") counts only as a vocative: followed by a comma or a colon.
         if re.fullmatch(r"\W*(?:(?:next|future|all|any|other|fellow)\s+)?(?:claude|copilot|gpt|chatgpt|gemini|assistants?|agents?|ais?|"
