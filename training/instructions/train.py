@@ -262,6 +262,9 @@ def main() -> None:
     fold_model = as_model(*dev_model, threshold)
     whole = np.array([1.0 if instructions.scan(t.text, fold_model) else -1.0 for t in dev])
     report("whole check on the development split (signals + the fold-0 classifier)", dev, whole, 0.0)
+    off = Model({}, float("-inf"), float("inf"))
+    signals = np.array([1.0 if instructions.scan(t.text, off) else -1.0 for t in dev])
+    report("signals alone (classifier off) on the development split", dev, signals, 0.0)
     if args.check:
         return
     vec, model = fit(texts)
