@@ -501,7 +501,7 @@ _add(SKIP_GATE, rf"\b{RELEASE_VERB}\w*\s+{_G}{{0,30}}?\b(?:without|ohne|sans|sin
      rf"running|running the|going through|eine|einen|la|le|les|el)\s+){{0,2}}(?:{GATE_STRONG}|{GATE_WEAK})\b", True,
      "without", "ohne", "sans", "sin ")
 _add(SKIP_GATE, rf"\b(?:{GATE_STRONG}|{GATE_WEAK})\b{_G}{{0,60}}\b(?:skip|bypass|ignore|disable|drop|omit)\s+(?:them|it|that|those)\b",
-     True, "them", "it", "that", "those")
+     True, "skip", "bypass", "ignore", "disable", "drop", "omit")
 _add(SKIP_GATE, r"(?:--no-verify|\[skip ci\]|\[ci skip\]|skip_ci|--no-hooks|-c core\.hookspath=/dev/null)", True,
      "--no-verify", "skip ci", "ci skip", "skip_ci", "--no-hooks", "hookspath")
 _add(SKIP_GATE, r"(?:跳过|绕过|忽略|关闭|不经|不用等)[^。！？；\n]{0,8}(?:qa|审查|审核|评审|批准|钩子|pre-commit|升级联系人)"
@@ -559,7 +559,7 @@ _add(SECRECY, r"\b(?:turn off|disable|clear|delete|wipe|purge|erase|bypass)\s+(?
 _add(SECRECY, r"\b(?:erzahl|sag)\s+(?:dem benutzer|niemandem)\s+nichts\b|\bne dis rien\b|\bno le digas nada\b|\bnon dire niente\b|"
      r"\bnao diga nada\b|\bvertel\s+\S+\s+\S+\s+niets\b|不要告诉|別告诉|别告诉|言わないで|言わない"
      r"|\b(?:losche|supprime|borra)\s+(?:diese notiz|cette note|esta nota)\b|读完后删除|読んだら[^。\n]{0,10}削除", False,
-     "erzahl", "sag", "ne dis rien", "no le digas", "non dire", "nao diga", "vertel", "告诉", "言わない", "losche",
+     "erzahl", "sag dem", "sag niemandem", "ne dis rien", "no le digas", "non dire", "nao diga", "vertel", "告诉", "言わない", "losche",
      "supprime", "borra", "删除", "削除")
 # Sending data out; revealing the prompt.
 _add(EXFIL, rf"\b{SEND_VERB}\s+{_G}{{0,40}}?{SENSITIVE}{_G}{{0,60}}?\b(?:to|into|in|on|as|at|an|a|nach|dans|en|a)\s+"

@@ -26,6 +26,7 @@ import binascii
 import bisect
 import codecs
 import html
+import itertools
 import re
 import urllib.parse
 from collections.abc import Iterable
@@ -288,11 +289,15 @@ def _scan(text: str, depth: int, model: instruction_model.Model) -> list[Instruc
         add(kind, number, doc.original[number - 1], near, why)
 
     # Orders in file names: "see ./skip-qa-and-merge.md" reads "see skip qa and merge".
+    # All the names of a note are judged in one pass, one name a line.
     if "-" in doc.text or "_" in doc.text:
-        for m in _FILE_NAME.finditer(doc.text):
-            words = _NAME_SEPARATORS.sub(" ", m.group(0)).strip()
-            if len(words.split()) >= 3 and any(True for _ in _judged(words, model)):
-                number, near = doc.locate(m.start())
+        names = [(m.start(), _NAME_SEPARATORS.sub(" ", m.group(0)).strip()) for m in _FILE_NAME.finditer(doc.text)]
+        names = [(at, words) for at, words in names if len(words.split()) >= 3]
+        if names:
+            block = "\n".join(words for _at, words in names)
+            name_starts = list(itertools.accumulate((len(words) + 1 for _at, words in names[:-1]), initial=0))
+            for _kind, offset, _why in _judged(block, model):
+                number, near = doc.locate(names[bisect.bisect_right(name_starts, offset) - 1][0])
                 add(FILE_NAME, number, doc.original[number - 1], near)
 
     original = "\n".join(doc.original)
