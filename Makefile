@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test bench install install-test lint clean
+.PHONY: run test bench install install-test lint clean train-instructions
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,11 @@ test: install-test
 ## Run every benchmark and print figures and ratios.
 bench: install-test
 	$(BIN)/python bench/run_all.py
+
+## Retrain the instructions classifier from the public corpora and the generated variants; writes its weights.
+train-instructions: $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[train]'
+	$(BIN)/python -m training.instructions.train
 
 ## ruff, and the import contracts of pyproject.toml ([tool.importlinter]).
 lint: install-test

@@ -1,0 +1,166 @@
+"""A linear classifier over word and character n-grams: does a passage give orders to an agent?
+
+The weights are trained by ``training/instructions/train.py`` (scikit-learn, logistic regression)
+and committed as ``instruction_model.json.gz``: the feature strings that carry weight, their
+weights, the intercept and the threshold. Inference needs no scikit-learn and unpickles nothing:
+a passage's features are a set of strings, its vector is that set scaled to unit length, and the
+score is a sparse dot product (one dict look-up per feature).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import repeat
+from pathlib import Path
+
+__all__ = ["MODEL_PATH", "Model", "features", "load", "passages", "segments"]
+
+MODEL_PATH = Path(__file__).with_name("instruction_model.json.gz")
+FEATURE_VERSION = 1  # bump when features() changes: the weights must be trained again
+
+# Words in Latin, Greek and Cyrillic scripts (text is already folded to lower case); runs of
+# Chinese and Japanese characters, which have no spaces and are cut into character n-grams; and
+# the punctuation that chat templates and role markers are made of.
+_TOKEN = re.compile(
+    r"([a-z0-9\u00df-\u024f\u0370-\u03ff\u0400-\u04ff]+)"
+    r"|([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff66-\uff9f]+)"
+    r"|([<>\[\]{}|#:=/\\*-]{1,4})"
+)
+
+
+# A sentence ends at . ! ? ; followed by a space, at a line break, or at CJK full stops.
+_BREAK = re.compile(r"(?<=[.!?;])\s+|\n+|(?<=[\u3002\uff01\uff1f])")
+
+
+def segments(text: str) -> list[tuple[int, int]]:
+    """The (start, end) offsets of the sentences of a normalised text, blank ones left out."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for m in _BREAK.finditer(text):
+        if text[start : m.start()].strip():
+            spans.append((start, m.start()))
+        start = m.end()
+    if text[start:].strip():
+        spans.append((start, len(text)))
+    return spans
+
+
+_GRAMS = re.compile(r"(?=([^ ]{4}))")
+
+
+def features(text: str) -> set[str]:
+    """The n-gram features of one normalised passage.
+
+    Words and word pairs carry meaning; character 4-grams of each word (padded) carry its stem
+    across languages, inflections and misspellings; CJK runs give character 2- and 3-grams.
+    (Built with ``map`` and one regex pass rather than a loop per character: this runs on every write.)
+    """
+    out: set[str] = set()
+    chunk: list[str] = []
+    chunks = [chunk]
+    for word, cjk, punct in _TOKEN.findall(text):
+        if word:
+            chunk.append(word)
+        elif cjk:
+            out.add("w " + cjk[:6])
+            out.update("k " + cjk[i : i + 2] for i in range(len(cjk) - 1))
+            out.update("k " + cjk[i : i + 3] for i in range(len(cjk) - 2))
+            chunk = []
+            chunks.append(chunk)  # a CJK run ends a run of word pairs
+        else:
+            out.add("p " + punct)
+    for words in chunks:
+        out.update(map("w ".__add__, words))
+        out.update(map("b ".__add__, map(" ".join, zip(words, words[1:], strict=False))))
+    long_words = [w for words in chunks for w in words if len(w) > 3]
+    if long_words:
+        out.update(map("c ".__add__, _GRAMS.findall("<" + "> <".join(long_words) + ">")))
+    return out
+
+
+MIN_WORDS = 4  # a passage with fewer words is too short to judge by its words alone
+
+
+def _words(feats: set[str]) -> int:
+    return sum(1 for f in feats if f[0] == "w") + sum(1 for f in feats if f[0] == "k") // 2
+
+
+@dataclass(frozen=True)
+class Model:
+    """Weights by feature string, an intercept and the decision threshold on the logit."""
+
+    weights: dict[str, float]
+    intercept: float
+    threshold: float
+
+    def score(self, feats: set[str]) -> float:
+        """The logit of one passage: above ``threshold`` it reads as orders to an agent."""
+        if not feats:
+            return self.intercept
+        return self.intercept + sum(map(self.weights.get, feats, repeat(0.0))) / math.sqrt(len(feats))
+
+    def top_words(self, feats: set[str], n: int = 3) -> list[str]:
+        """The words and word pairs that weigh most towards a refusal, to tell the writer why."""
+        ranked = sorted(
+            ((self.weights.get(f, 0.0), f[2:]) for f in feats if f[0] in "wb" and self.weights.get(f, 0.0) > 0),
+            reverse=True,
+        )
+        words: list[str] = []
+        for _weight, word in ranked:
+            if not any(word in kept or kept in word for kept in words):
+                words.append(word)
+            if len(words) == n:
+                break
+        return words
+
+
+def passages(model: Model, text: str) -> list[tuple[int, float, set[str]]]:
+    """(offset, logit, features) of each passage of a normalised text: each sentence, or with its neighbour.
+
+    Each sentence is judged alone and joined to the next one (an order split over two sentences),
+    keeping the higher score, and a pair is named by the sentence of the two that weighs more;
+    passages shorter than ``MIN_WORDS`` words are not judged alone.
+    """
+    spans = segments(text)
+    feats = [features(text[a:b]) for a, b in spans]
+    get = model.weights.get
+    # Each sentence's weight sum once; a pair's is the two sums less what they share.
+    sums = [sum(map(get, fs, repeat(0.0))) for fs in feats]
+    words = [_words(fs) for fs in feats]
+
+    def logit(total: float, n: int) -> float:
+        return model.intercept + (total / math.sqrt(n) if n else 0.0)
+
+    out: list[tuple[int, float, set[str]]] = []
+    for i, (start, _end) in enumerate(spans):
+        best: set[str] | None = None
+        alone = logit(sums[i], len(feats[i]))
+        score = float("-inf")
+        if words[i] >= MIN_WORDS:
+            best, score = feats[i], alone
+        if i + 1 < len(spans) and words[i] >= 2:
+            shared = feats[i] & feats[i + 1]
+            total = sums[i] + sums[i + 1] - sum(map(get, shared, repeat(0.0)))
+            pair_score = logit(total, len(feats[i]) + len(feats[i + 1]) - len(shared))
+            if pair_score > score:
+                best, score = feats[i] | feats[i + 1], pair_score
+                if logit(sums[i + 1], len(feats[i + 1])) > alone:
+                    start = spans[i + 1][0]  # the pair is named by the sentence that weighs more
+        if best is not None:
+            out.append((start, score, best))
+    return out
+
+
+@lru_cache(maxsize=1)
+def load(path: Path = MODEL_PATH) -> Model:
+    """The committed model (read once per process)."""
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        data = json.load(fh)
+    if data["feature_version"] != FEATURE_VERSION:
+        raise RuntimeError(f"{path.name} was trained for features v{data['feature_version']}, not v{FEATURE_VERSION}")
+    return Model(dict(zip(data["features"], data["weights"], strict=True)), data["intercept"], data["threshold"])

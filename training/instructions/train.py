@@ -1,0 +1,278 @@
+"""Train the instructions classifier and write its weights next to the detector.
+
+    pip install -e '.[train]'
+    python -m training.instructions.train [--check]
+
+Data: the public corpora in ``corpora.py`` (read from the installed packages; lessons also from the
+docstrings and comments of installed libraries such as Django and Celery), the generated
+variants in ``variants.py``, and the development cases of ``tests/detection_data/labelled_sets.py``.
+Nothing from a held-out set is read here. Every text is normalised as the detector normalises it,
+cut into the passages the detector scores (sentences, and pairs of neighbouring sentences), and
+turned into the same feature strings (``instruction_model.features``).
+
+The figures printed are from a development split by template family (a fifth of the families
+never trained on), not from the training set. The threshold is chosen on that split: the highest
+recall with at most 1% of the lessons of each source we did not generate refused, out of fold. The committed model is then trained
+on everything with that threshold. ``--check`` stops after the development figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import json
+import math
+import random
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from scipy import sparse
+from sklearn.linear_model import LogisticRegression
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from stores.console_checks.detectors import instructions  # noqa: E402
+from stores.console_checks.detectors.instruction_model import (  # noqa: E402
+    FEATURE_VERSION,
+    MODEL_PATH,
+    Model,
+    features,
+    segments,
+)
+from stores.console_checks.detectors.instruction_model import passages as passages_of  # noqa: E402
+from stores.console_checks.detectors.instruction_text import normalise  # noqa: E402
+from tests.detection_data import labelled_sets  # noqa: E402
+from training.instructions import corpora, variants  # noqa: E402
+
+SEED = 20261201
+C = 8.0  # inverse regularisation of the logistic regression
+MAX_FPR = 0.01  # lessons of one source refused by the classifier, at most, when choosing the threshold
+LONG = 600  # a text longer than this (normalised) is learnt by its passages, not as a whole
+
+
+@dataclass(frozen=True)
+class Text:
+    """One labelled text with the family it belongs to and where it came from."""
+
+    text: str
+    positive: bool
+    family: str
+    source: str
+
+
+def gather(rng: random.Random) -> list[Text]:
+    """Every labelled text, from every source."""
+    texts: list[Text] = [Text(v.text, v.positive, v.family, f"generated-{v.lang}") for v in variants.generate()]
+    orders = [t.text for t in texts if t.positive and t.source == "generated-en" and len(t.text) < 120]
+    texts += [Text(t, True, f, "pyrit") for f, t in corpora.pyrit_positives(orders, rng)]
+    texts += [Text(t, True, f, "spikee") for f, t in corpora.spikee_positives(orders, rng)]
+    texts += [Text(t, False, f, "spikee") for f, t in corpora.spikee_negatives()]
+    texts += [Text(t, False, f, "docstrings") for f, t in corpora.docstring_negatives(rng)]
+    texts += [Text(t, True, f"dev:injection:{i}", "labelled_sets") for i, t in enumerate(labelled_sets.INJECTIONS)]
+    texts += [Text(t, True, f"dev:payload:{i}", "labelled_sets") for i, t in enumerate(labelled_sets.HIDDEN_PAYLOADS)]
+    texts += [Text(t, False, f"dev:near-miss:{i}", "labelled_sets")
+              for i, t in enumerate(labelled_sets.INSTRUCTION_NEAR_MISSES)]
+    texts += [Text(t, False, f"dev:lesson:{i % 50}", "labelled_sets")
+              for i, t in enumerate(labelled_sets.legitimate_lessons())]
+    # The corpora repeat some texts across their folders: each text once, with its first family.
+    return list({(t.text, t.positive): t for t in reversed(texts)}.values())[::-1]
+
+
+def normalised(text: str) -> str:
+    return "\n".join(normalise(line) for line in text.replace("\r\n", "\n").split("\n"))
+
+
+def passages(text: str) -> list[set[str]]:
+    """The feature sets the detector scores for a text: each sentence, and each pair of neighbours."""
+    norm = normalised(text)
+    sets = [features(norm[a:b]) for a, b in segments(norm)]
+    sets = [s for s in sets if s]
+    return sets + [a | b for a, b in zip(sets, sets[1:], strict=False)]
+
+
+def examples(t: Text) -> tuple[list[set[str]], float]:
+    """The feature sets a text is learnt from, and the weight of each."""
+    norm = normalised(t.text)
+    if t.positive:
+        if len(norm) <= LONG:
+            return [features(norm)], 1.0
+        chunks = passages(t.text)
+        return chunks[:40], 0.4
+    whole = [features(norm)] if len(norm) <= LONG else []
+    return whole + passages(t.text), 1.0
+
+
+FOLDS = 5
+
+
+def fold(family: str) -> int:
+    """A family's fold, by a stable hash; fold 0 is the development split."""
+    return int(hashlib.sha256(family.encode()).hexdigest(), 16) % FOLDS
+
+
+def is_dev(family: str) -> bool:
+    """A fifth of the families: never trained on in the development run."""
+    return fold(family) == 0
+
+
+class Vectoriser:
+    """Feature strings to columns; each row is its set scaled to unit length (all its features count)."""
+
+    def __init__(self, rows: list[set[str]], min_df: int = 2) -> None:
+        counts: dict[str, int] = {}
+        for row in rows:
+            for f in row:
+                counts[f] = counts.get(f, 0) + 1
+        self.vocab = {f: i for i, f in enumerate(sorted(f for f, n in counts.items() if n >= min_df))}
+
+    def matrix(self, rows: list[set[str]]) -> sparse.csr_matrix:
+        indptr, indices, data = [0], [], []
+        for row in rows:
+            cols = sorted(self.vocab[f] for f in row if f in self.vocab)
+            value = 1.0 / math.sqrt(len(row)) if row else 0.0
+            indices += cols
+            data += [value] * len(cols)
+            indptr.append(len(indices))
+        return sparse.csr_matrix((data, indices, indptr), shape=(len(rows), len(self.vocab)), dtype=np.float64)
+
+
+def fit(texts: list[Text]) -> tuple[Vectoriser, LogisticRegression]:
+    rows: list[set[str]] = []
+    labels: list[int] = []
+    weights: list[float] = []
+    for t in texts:
+        sets, weight = examples(t)
+        rows += sets
+        labels += [int(t.positive)] * len(sets)
+        weights += [weight] * len(sets)
+    vec = Vectoriser(rows)
+    model = LogisticRegression(C=C, class_weight="balanced", solver="liblinear", max_iter=2000)
+    model.fit(vec.matrix(rows), np.array(labels), sample_weight=np.array(weights))
+    print(f"  trained on {len(texts)} texts -> {len(rows)} passages, {len(vec.vocab)} features", flush=True)
+    return vec, model
+
+
+def as_model(vec: Vectoriser, model: LogisticRegression, threshold: float = 0.0) -> Model:
+    return Model(dict(zip(vec.vocab, model.coef_[0].tolist(), strict=True)), float(model.intercept_[0]), threshold)
+
+
+def note_scores(vec: Vectoriser, model: LogisticRegression, texts: list[Text]) -> np.ndarray:
+    """Each text's highest passage logit, judged as the detector judges: over the line anywhere, refused."""
+    m = as_model(vec, model)
+    return np.array([max((s for _, s, _ in passages_of(m, normalised(t.text))), default=-1e9) for t in texts])
+
+
+def choose_threshold(texts: list[Text], scores: np.ndarray) -> float:
+    """The lowest threshold that refuses at most MAX_FPR of the lessons of every source we did not generate.
+
+    Taken source by source, so that the many easy generated lessons cannot hide the hard ones
+    (the development lessons written as agents write them, and the corpora's benign documents).
+    """
+    by_source: dict[str, list[float]] = {}
+    for t, s in zip(texts, scores, strict=True):
+        if not t.positive:
+            by_source.setdefault(t.source, []).append(float(s))
+    best = 0.0
+    for source, values in by_source.items():
+        if len(values) < 50 or source.startswith("generated"):
+            continue
+        ranked = sorted(values)
+        k = int(math.floor(MAX_FPR * len(ranked)))
+        best = max(best, ranked[len(ranked) - 1 - k] + 1e-6)
+    return best
+
+
+def report(name: str, texts: list[Text], scores: np.ndarray, threshold: float) -> None:
+    by_source: dict[tuple[str, bool], list[bool]] = {}
+    for t, s in zip(texts, scores, strict=True):
+        by_source.setdefault((t.source, t.positive), []).append(bool(s >= threshold))
+    print(f"{name} (threshold {threshold:.3f})")
+    for (source, positive), hits in sorted(by_source.items()):
+        what = "caught" if positive else "refused"
+        print(f"  {source:22s} {'orders ' if positive else 'lessons'} {what:8s} {sum(hits):5d}/{len(hits):<5d} "
+              f"{100 * sum(hits) / len(hits):6.2f}%")
+    pos = [s >= threshold for t, s in zip(texts, scores, strict=True) if t.positive]
+    neg = [s >= threshold for t, s in zip(texts, scores, strict=True) if not t.positive]
+    print(f"  ALL orders caught {sum(pos)}/{len(pos)} = {100 * sum(pos) / max(1, len(pos)):.2f}%; "
+          f"lessons refused {sum(neg)}/{len(neg)} = {100 * sum(neg) / max(1, len(neg)):.2f}%")
+
+
+def sweep(texts: list[Text], scores: np.ndarray) -> None:
+    """Recall and lessons refused, out of fold, at a few thresholds: what the chosen one trades."""
+    print("  threshold sweep (out of fold; classifier alone):")
+    sources = sorted({t.source for t in texts if not t.positive and not t.source.startswith("generated")})
+    pos = np.array([t.positive for t in texts])
+    for th in (1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0):
+        refused = {src: np.mean([s >= th for t, s in zip(texts, scores, strict=True) if not t.positive and t.source == src])
+                   for src in sources}
+        print(f"    {th:4.1f}: orders caught {100 * np.mean(scores[pos] >= th):5.1f}%; lessons refused "
+              + ", ".join(f"{src} {100 * v:.2f}%" for src, v in refused.items()))
+
+
+def save(vec: Vectoriser, model: LogisticRegression, threshold: float, meta: dict) -> None:
+    coef = model.coef_[0]
+    keep = [(f, round(float(coef[i]), 3)) for f, i in vec.vocab.items() if abs(coef[i]) >= 0.005]
+    data = {
+        "feature_version": FEATURE_VERSION,
+        "intercept": round(float(model.intercept_[0]), 6),
+        "threshold": round(threshold, 6),
+        "features": [f for f, _ in keep],
+        "weights": [w for _, w in keep],
+        "trained": meta,
+    }
+    # mtime=0: the same weights give the same bytes, so an unchanged retrain leaves no diff.
+    with open(MODEL_PATH, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as fh:
+        fh.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+    print(f"wrote {MODEL_PATH.name}: {len(keep)} weighted features, {MODEL_PATH.stat().st_size // 1024} kB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="print the development figures only")
+    args = parser.parse_args()
+    started = time.time()
+    rng = random.Random(SEED)
+    texts = gather(rng)
+    sizes: dict[str, list[int]] = {}
+    for t in texts:
+        sizes.setdefault(t.source, [0, 0])[0 if t.positive else 1] += 1
+    print("corpus (texts): " + ", ".join(f"{s} {p} orders / {n} lessons" for s, (p, n) in sorted(sizes.items())))
+    # Out-of-fold scores: each fifth of the families scored by a model trained on the other four.
+    oof = np.zeros(len(texts))
+    for k in range(FOLDS if not args.check else 1):
+        held = [i for i, t in enumerate(texts) if fold(t.family) == k]
+        vec, model = fit([t for t in texts if fold(t.family) != k])
+        oof[held] = note_scores(vec, model, [texts[i] for i in held])
+        if k == 0:
+            dev = [texts[i] for i in held]
+            dev_scores = oof[held]
+            dev_model = (vec, model)
+    threshold = choose_threshold(dev, dev_scores) if args.check else choose_threshold(texts, oof)
+    report(f"development split: fold 0, {len(dev)} texts of families never trained on", dev, dev_scores, threshold)
+    if not args.check:
+        report(f"all {FOLDS} folds, each scored by a model that never saw its families", texts, oof, threshold)
+        sweep(texts, oof)
+    # The whole check (training-free signals, hidden and encoded text, and the classifier) on fold 0.
+    fold_model = as_model(*dev_model, threshold)
+    whole = np.array([1.0 if instructions.scan(t.text, fold_model) else -1.0 for t in dev])
+    report("whole check on the development split (signals + the fold-0 classifier)", dev, whole, 0.0)
+    off = Model({}, float("-inf"), float("inf"))
+    signals = np.array([1.0 if instructions.scan(t.text, off) else -1.0 for t in dev])
+    report("signals alone (classifier off) on the development split", dev, signals, 0.0)
+    if args.check:
+        return
+    vec, model = fit(texts)
+    meta = {"texts": len(texts), "sources": {s: {"orders": p, "lessons": n} for s, (p, n) in sorted(sizes.items())},
+            "corpora": {"pyrit": "1.1.0", "spikee": "0.9.2"}, "C": C, "seed": SEED}
+    save(vec, model, threshold, meta)
+    print(f"done in {time.time() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
