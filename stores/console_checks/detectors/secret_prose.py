@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .secret_values import password_shaped, reference_end, token_shaped
+from .secret_values import password_shaped, reference_end, strong_password, token_shaped
 
 __all__ = ["prose_spans"]
 
@@ -36,23 +36,32 @@ _PASSWORD_NOUN = (
     r"pass(?:word|wort|phrase|code|wd)(?:s|e|es)?|pass[ \-](?:phrase|code)|kennw[oö]rt(?:e|er)?|pwd|"
     r"mots?[ \-]de[ \-]passe|mdp|contrase[ñn]as?|claves?(?![ \-](?:de[ \-])?api)|"
     r"pin(?:[ \-]?code)?|code[ \-]pin|geheimzahl|zugangscode|codes?[ \-]d'acc[eè]s|c[oó]digo[ \-]de[ \-]acceso|"
-    r"unlock[ \-]code|entsperrcode|secret|geheimnis|login[ \-]password|master[ \-]password"
+    r"unlock[ \-]code|entsperrcode|secret|secrets?|secreto|geheimnis|login[ \-]password|master[ \-]password|"
+    r"phrase[ \-]secr[èe]te|phrase[ \-]de[ \-]passe|frase[ \-](?:secreta|de[ \-]paso)|geheimwort|losung|"
+    r"pass|key\d?|cl[ée]|llave"
 )
 _TOKEN_NOUN = (
     r"api[ \-_]?keys?|api[ \-]?schl[üu]ssel|cl[ée]s?[ \-](?:d'|de[ \-])?api|claves?[ \-](?:de[ \-])?api|"
     r"(?:access|secret|auth|signing|webhook|app|application|client)[ \-](?:key|token|secret)s?|"
-    r"auth(?:entication)?[ \-]token|tokens?|jetons?|bearer|zugriffstoken|schl[üu]ssel"
+    r"auth(?:entication)?[ \-]token|tokens?|jetons?|bearer|zugriffstoken|schl[üu]ssel|"
+    r"(?:account|storage|master|shared|primary|secondary|signing|encryption|server|service|private|"
+    r"project|personal|admin|partner|integration)[ \-](?:key|token|secret)\d?s?"
+)
+# A credential noun read loosely ("pass", "key", "clé") needs a value shaped strongly (``strong_password``).
+_LOOSE_NOUN = frozenset({"pass", "key", "clé", "cle", "llave", "secrets", "losung"})
+# Words that make what follows a credential noun something other than its value: "the password hash
+# is ...", "the token count limit is ...", "the key fingerprint: ...", "the secret name is ...".
+_NOT_THE_VALUE = re.compile(
+    r"(?<![\w\-])(?:hash(?:es|ed)?|digest|fingerprints?|checksum|sha\d*|md5|length|policy|policies|count|limit|"
+    r"expiry|expires|id|ids|name|names|label|hint|manager|field|column|variable|var|prefix|format|rule|scope|"
+    r"version|revision|commit|release|tag|port|path|file|location|type|public|rotation\s+date|age|size|"
+    r"l[äa]nge|richtlinie|longueur|politique|longitud|pol[íi]tica|nombre|nom)(?![\w\-])"
 )
 # Who the credential is for: "for the etl user", "für LOADER", "du compte X", "de la cuenta Y".
-_QUALIFIER = (
-    r"(?:\s+(?:for|of|on|to|at|f[üu]r|von|vom|zum|zur|beim|du|de|des|pour|para|del|de[ \-]la|de[ \-]l')"
-    r"(?:\s+(?:the|our|this|that|den|die|das|dem|der|le|la|les|l'|el|los|las|ce|cet|cette|ese|esa))?"
-    r"(?:\s+(?:user|account|role|login|service|database|server|host|konto|benutzer|nutzer|zugang|compte|"
-    r"utilisateur|serveur|cuenta|usuario|servidor))?"
-    r"\s*[\w.@\-]+"
-    r"(?:\s+(?:user|account|role|login|service|database|db|box|server|host|vm|instance|konto|benutzer|"
-    r"nutzer|zugang|compte|utilisateur|serveur|cuenta|usuario|servidor))?){0,2}"
-)
+# What the credential is for, and any words about it, up to the copula: "for the etl user", "für den
+# Staging-Postgres (Benutzer loader_prod)", "du compte dbt_svc après la rotation", "we set during
+# setup", "on the analysis VM, it". Within one clause: no sentence end, no colon or equals sign.
+_QUALIFIER = r"(?P<qual>(?:[^\n.!?:;=]|\.(?=\w)){0,90}?)"
 _ENCODING = (
     r"(?:\s*[,(]?\s*(?:(?:in|en|as|als|como|comme)\s+)?(?:base[ \-]?64|b64|hex(?:adecimal)?|hexa)"
     r"(?:[ \-]?(?:encoded|kodiert|codiert|cod[ée]e?|codificad[ao]|chiffr[ée]e?))?\s*[,)]?)?"
@@ -70,7 +79,7 @@ _LOGIN_VERB = re.compile(
     r"authenticat\w*|ssh|sudo|anmelden|angemeldet|meld\w*\s+(?:dich|sich|euch|mich|ihn|uns)(?:\s+an)?|"
     r"einloggen|eingeloggt|logg\w*\s+(?:dich|sich|euch|mich|uns)(?:\s+ein)?|se\s+connecter|connecte[rz]?(?:-vous)?|"
     r"connectez-vous|identifiez-vous|s'identifier|iniciar\s+sesi[oó]n|inicia\s+sesi[oó]n|inicie\s+sesi[oó]n|"
-    r"con[eé]ctate|conectarse|con[eé]ctese|entra|accede)(?![\w\-])"
+    r"con[eé]ctate|conectarse|con[eé]ctese|entra[rs]?|entre|accede[rs]?|ingresa[rs]?|ingrese)(?![\w\-])"
 )
 _THING = (
     r"login|log-?in|sign-?in|archive|zip(?:\s+file)?|7z|rar|tarball|keystore|truststore|key\s?store|keychain|"
@@ -89,8 +98,9 @@ _OPENS_WITH = re.compile(
     rf"(?![\w\-])(?:\s+(?:the|das|den|le|la|el)?\s*(?:{_PASSWORD_NOUN}))?(?:\s*:)?{_OPEN}"
 )
 _TYPE_VERB = re.compile(
-    r"(?<![\w\-])(?:type|enter|paste|tippe|tippen|tipp|gib|geben\s+sie|tapez|tape|saisissez|saisis|entrez|"
-    r"escribe|escriba|introduce|introduzca|teclea|wants|will)\s+" + _OPEN
+    r"(?<![\w\-])(?:type|typed|enter|paste|tippe|tippen|tipp|gib|geben\s+sie|einzugeben(?:\s+ist)?|eingeben|"
+    r"eintippen|tapez|taper|tape|saisir|saisissez|saisis|entrez|entrer|"
+    r"escribe|escriba|escribir|introduce|introduzca|introducir|teclea|teclee|teclear|ingresar|wants|will)\s+" + _OPEN
 )
 _TYPE_AFTER = re.compile(
     r"""["'`»”’]?\s*(?:at|in|into|when|on|as|ein|an|bei|wenn|à|au|dans|quand|lorsque|en|cuando|al|typed|"""
@@ -100,11 +110,11 @@ _TYPE_AFTER = re.compile(
 _LOGIN_CONTEXT = re.compile(
     r"(?<![\w\-])(?:log(?:ged|ging|s)?[ \-]?(?:in|on)|login|sign[ \-]?in|credentials?|creds|account|user(?:name)?|"
     r"benutzer(?:name)?|anmeldung|anmelden|zugang(?:sdaten)?|konto|login-daten|identifiants?|compte|connexion|"
-    r"utilisateur|usuario|cuenta|credenciales|acceso|sesi[oó]n)(?![\w\-])"
+    r"utilisateur|usuario|cuenta|credenciales|acceso|acc[eè]s|sesi[oó]n)(?![\w\-])"
 )
 _HALF_WORD = re.compile(
-    r"(?<![\w\-])(?:halves|half|parts?|pieces?|first|second|chunks?|h[äa]lfte[n]?|teile?|moiti[ée]s?|parties?|"
-    r"mitad(?:es)?|partes?|trozos?)(?![\w\-])"
+    r"(?<![\w\-])(?:halves|half|parts?|pieces?|first|second|chunks?|fragments?|segments?|h[äa]lfte\w*|teil\w*|"
+    r"st[üu]ck\w*|moiti[ée]s?|parties?|morceaux|morceau|mitad(?:es)?|partes?|trozos?|fragmentos?)(?![\w\-])"
 )
 _JOIN_WORD = re.compile(
     r"(?<![\w\-])(?:join(?:ed)?|concatenat\w*|combine[ds]?|put\s+together|glue[ds]?|append(?:ed)?|together|"
@@ -116,6 +126,7 @@ _FRAGMENT = re.compile(
 )
 _CREDENTIAL_WORD = re.compile(rf"(?<![\w\-])(?:{_PASSWORD_NOUN}|{_TOKEN_NOUN})(?![\w\-])")
 
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 _CLOSERS = "\"'`»”’"
 _TRAILING = ".,;:)]}>" + _CLOSERS
 _OPENERS = "\"'`«“‘"
@@ -129,12 +140,14 @@ _CANDIDATE = re.compile(
 _WINDOW = 160
 
 _NOUN_BEFORE = re.compile(
-    rf"(?<![\w\-])(?:(?P<pw>{_PASSWORD_NOUN})|(?P<tok>{_TOKEN_NOUN}))"
+    rf"(?<![\w\-])(?:(?P<tok>{_TOKEN_NOUN})|(?P<pw>{_PASSWORD_NOUN}))(?![\w\-])"
     rf"(?:(?P<copula>{_QUALIFIER}{_ENCODING}{_COPULA}{_ENCODING})|(?P<direct>[ \t]+))(?:\*\*|__)?[ \t]*$"
 )
 _LOGIN_BEFORE = re.compile(
     _LOGIN_VERB.pattern + rf"(?:[^\n.!?]|\.(?=\w)){{0,80}}?(?<![\w\-])(?:with|using|via|mit|avec|con|par|by)\s+"
-    rf"(?:(?:the|das|dem|le|la|el|its|seinem|seiner)\s+)?(?:(?:{_PASSWORD_NOUN})\s+)?(?::\s*)?(?:\*\*|__)?[ \t]*$"
+    rf"(?:(?:the|das|dem|le|la|el|its|seinem|seiner)\s+)?(?:(?:{_PASSWORD_NOUN})\s+)?(?::\s*)?"
+    # "with looker_svc and VALUE", "mit analyst / VALUE": the login name first, then the value.
+    r"(?P<user>[\w.@+\-]{2,40}\s*(?:and|und|et|y|e|/|,)\s*)?(?:\*\*|__)?[ \t]*$"
 )
 _OPENS_BEFORE = re.compile(_OPENS_WITH.pattern.removesuffix(_OPEN) + r"(?:\*\*|__)?[ \t]*$")
 _TYPE_BEFORE = re.compile(_TYPE_VERB.pattern.removesuffix(_OPEN) + r"[ \t]*$")
@@ -142,7 +155,37 @@ _PAIR_BEFORE = re.compile(
     r"(?<![\w@.+\-/])(?P<user>[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+|[A-Za-z][\w.\-]{1,40})"
     r"(?P<sep>[ \t]+/[ \t]+|[ \t]*/[ \t]*|[ \t]*,[ \t]+|[ \t]+\|[ \t]+)$"
 )
-_PIN_NOUN = re.compile(r"(?<![\w\-])(?:pin(?:[ \-]?code)?|code[ \-]pin|geheimzahl)" + _COPULA + r"[ \t]*$")
+_PIN_NOUN = re.compile(
+    r"(?<![\w\-])(?:pin(?:[ \-]?code)?|code[ \-]pin|c[oó]digo[ \-]pin|pin[ \-]nummer|geheimzahl)(?![\w\-])"
+    + _QUALIFIER
+    + _COPULA
+    + r"[ \t]*$"
+)
+# A value typed, unlocked or decrypted with, read from the words after it: "acepta X como contraseña",
+# "X as the password", "lässt sich mit X entschlüsseln" (German puts the verb last).
+_AS_NOUN_AFTER = re.compile(
+    r"""["'`»”’]?\s+(?:as|als|comme|como|en\s+tant\s+que)\s+(?:(?:the|its|a|das|den|ein|le|la|l'|el|su|un|una)\s*)?"""
+    r"(?:(?:new|neues?|nouveau|nouvelle|nueva|nuevo|admin)\s+)?(?P<noun>" + _PASSWORD_NOUN + r")(?![\w\-])"
+)
+_VERB_LAST_AFTER = re.compile(
+    r"""["'`»”’]?\s+(?:zu\s+)?(?:entschl[üu]sseln|[öo]ffnen|entsperren|anmelden|einloggen|freischalten|eingeben|"""
+    r"eintippen|eingetippt|eingegeben|entschl[üu]sselt|ge[öo]ffnet)(?![\w\-])"
+)
+_WITH_BEFORE = re.compile(r"(?<![\w\-])(?:mit|with|avec|con)\s+(?:\*\*|__)?[ \t]*$")
+# Opening, unlocking or decrypting with a value: the verb says what the value is, whatever is opened.
+_UNLOCK_BEFORE = re.compile(
+    r"(?<![\w\-])(?:opens?|opened|opening|unlocks?|unlocked|decrypts?|decrypted|decrypting|s'ouvre|ouvre|"
+    r"d[ée]verrouille\w*|d[ée]chiffre\w*|se\s+abre|abre|descifra\w*|desbloquea\w*|desencripta\w*|"
+    r"[öo]ffnet(?:\s+sich)?|entschl[üu]sselt(?:\s+sich)?|entsperrt(?:\s+sich)?)"
+    r"\s+(?:with|using|mit|avec|con|par)\s+(?:(?:the|its|das|dem|der|le|la|l'|el|su)\s*)?"
+    rf"(?:(?:{_PASSWORD_NOUN})\s+)?(?::\s*)?(?:\*\*|__)?[ \t]*$"
+)
+# What makes a sentence about a prompt or a login: a value typed in it is what the prompt wants.
+_PROMPT_CONTEXT = re.compile(
+    r"(?<![\w\-])(?:prompt\w*|asks?|asked|fragt|gefragt|demande\w*|pide|pregunta\w*|sudo|ssh|unlock\w*|"
+    r"entsperr\w*|d[ée]verrouill\w*|desbloque\w*)(?![\w\-])"
+)
+_SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|\n")
 _LINE_TAIL = re.compile(r"(\S+)[ \t]*$")
 _CONTINUATION = re.compile(r"[ \t>]*([^\s]{1,40})")
 _DIGITS = re.compile(r"(?<![\w.:/\-])\d{4,8}(?![\w:/\-]|[.,]\d)")
@@ -188,31 +231,77 @@ def _login_nearby(lower: str, line_start: int) -> bool:
     return bool(_LOGIN_CONTEXT.search(window) or _LOGIN_VERB.search(window))
 
 
+def _noun_kind(lower: str, lo: int, ctx_end: int, value: str) -> str | None:
+    """The type of credential ``value`` is, when a credential noun (and its clause) ends at ``ctx_end``."""
+    shaped = password_shaped(value)
+    strong = strong_password(value)
+    pos = lo
+    while pos < ctx_end:
+        m = _NOUN_BEFORE.search(lower, pos, ctx_end)
+        if m is None:
+            return None
+        pos = m.start() + 1
+        qual = m.group("qual") or ""
+        if qual and _NOT_THE_VALUE.search(qual):
+            continue  # "the password hash is ...", "the key fingerprint: ..."
+        copula = m.group("copula") is not None
+        if m.group("tok") is not None:
+            if token_shaped(value) or strong or (copula and shaped):
+                return "Secret Assignment"
+            # Some providers' keys are UUIDs (Postmark, Heroku): after a token noun and a copula, one is.
+            if copula and _UUID.match(value):
+                return "Secret Assignment"
+            continue
+        noun = m.group("pw")
+        if noun in _LOOSE_NOUN or noun.startswith("key"):
+            ok = strong  # "pass X", "key X", "clé : X": words of many other meanings
+        elif copula:
+            ok = shaped
+        else:
+            ok = password_shaped(value, strict=True)
+        if ok:
+            return "Password"
+    return None
+
+
+def _sentence_start(lower: str, lo: int, ctx_end: int) -> int:
+    """Where the sentence holding ``ctx_end`` starts (no earlier than ``lo``)."""
+    start = lo
+    for m in _SENTENCE_END.finditer(lower, lo, ctx_end):
+        start = m.end()
+    return start
+
+
 def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str | None:
     """The type of credential ``value`` is, read from the context that ends at ``ctx_end``; or None."""
     while ctx_end > 0 and text[ctx_end - 1] in _OPENERS + "*_(":
         ctx_end -= 1  # the value's opening quote or emphasis: "**Password:** `value`"
     line_start = lower.rfind("\n", 0, ctx_end) + 1
     lo = max(line_start, ctx_end - _WINDOW)
+    kind = _noun_kind(lower, lo, ctx_end, value)
+    if kind is not None:
+        return kind
     shaped = password_shaped(value)
-    m = _NOUN_BEFORE.search(lower, lo, ctx_end)
-    if m is not None:
-        if m.group("tok") is not None:
-            ok = token_shaped(value) or (m.group("copula") is not None and shaped)
-            if ok:
-                return "Secret Assignment"
-        elif shaped if m.group("copula") is not None else password_shaped(value, strict=True):
-            return "Password"
     if not shaped:
         return None
-    if _LOGIN_BEFORE.search(lower, lo, ctx_end):
+    strong = strong_password(value)
+    after = start + len(value)
+    m = _LOGIN_BEFORE.search(lower, lo, ctx_end)
+    if m is not None and (m.group("user") is None or strong):
         return "Login Credentials"
-    if _OPENS_BEFORE.search(lower, lo, ctx_end):
+    if _OPENS_BEFORE.search(lower, lo, ctx_end) or _UNLOCK_BEFORE.search(lower, lo, ctx_end):
+        return "Password"
+    m = _AS_NOUN_AFTER.match(lower, after)
+    if m is not None and (strong or m.group("noun") not in _LOOSE_NOUN and not m.group("noun").startswith("key")):
+        return "Password"
+    if _WITH_BEFORE.search(lower, lo, ctx_end) and _VERB_LAST_AFTER.match(lower, after):
         return "Password"
     if _TYPE_BEFORE.search(lower, lo, ctx_end):
-        after = start + len(value)
         if _TYPE_AFTER.match(lower, after + (1 if after < len(lower) and lower[after] == " " else 0)):
             return "Password"
+        sentence = lower[_sentence_start(lower, lo, ctx_end) : ctx_end]
+        if _PROMPT_CONTEXT.search(sentence) or _LOGIN_CONTEXT.search(sentence) or _CREDENTIAL_WORD.search(sentence):
+            return "Password"  # "when the webserver prompts for the admin login, type VALUE"
     m = _PAIR_BEFORE.search(text, lo, ctx_end)
     if m is not None:
         user = m.group("user")
@@ -221,9 +310,8 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
         loginish = any(c in user for c in "_.-") or any(c.isdigit() for c in user) or user.isupper()
         spaced = "/" not in m.group("sep") or " " in m.group("sep")
         if (
-            loginish
-            and spaced
-            and password_shaped(value, strict=True)
+            spaced
+            and (strong or loginish and password_shaped(value, strict=True))
             and _login_nearby(lower, line_start)
         ):
             return "Login Credentials"
@@ -259,8 +347,9 @@ def _pin_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
     if "pin" not in lower and "geheimzahl" not in lower:
         return
     for m in _DIGITS.finditer(text):
-        lo = max(lower.rfind("\n", 0, m.start()) + 1, m.start() - 60)
-        if _PIN_NOUN.search(lower, lo, m.start()):
+        lo = max(lower.rfind("\n", 0, m.start()) + 1, m.start() - 120)
+        pin = _PIN_NOUN.search(lower, lo, m.start())
+        if pin is not None and not _NOT_THE_VALUE.search(pin.group("qual") or ""):
             yield (m.start(), m.end(), "Password")
 
 
