@@ -88,7 +88,7 @@ _THING = (
     r"connexion|archivo|fichero|almac[ée]n|llavero|b[óo]veda|cuenta|sesi[óo]n"
 )
 _OPENS_WITH = re.compile(
-    rf"(?<![\w\-])(?:{_THING})(?![\w\-])(?:[^\n.!?]|\.(?=\w)){{0,40}}?(?<![\w\-])(?:"
+    rf"(?<!\w)(?:{_THING})(?![\w\-])(?:[^\n.!?]|\.(?=\w)){{0,40}}?(?<![\w\-])(?:"
     r"takes|took|take|opens\s+with|opened\s+with|open\s+with|unlocks\s+with|unlock\s+with|accepts|accepted|"
     r"wants|expects|asks\s+for|needs|requires|is\s+protected\s+(?:with|by)|is\s+locked\s+with|"
     r"is\s+encrypted\s+with|decrypts\s+with|"
@@ -108,7 +108,7 @@ _TYPE_AFTER = re.compile(
 )
 
 _LOGIN_CONTEXT = re.compile(
-    r"(?<![\w\-])(?:log(?:ged|ging|s)?[ \-]?(?:in|on)|login|sign[ \-]?in|credentials?|creds|account|user(?:name)?|"
+    r"(?<!\w)(?:log(?:ged|ging|s)?[ \-]?(?:in|on)|login|sign[ \-]?in|credentials?|creds|account|user(?:name)?|"
     r"benutzer(?:name)?|anmeldung|anmelden|zugang(?:sdaten)?|konto|login-daten|identifiants?|compte|connexion|"
     r"utilisateur|usuario|cuenta|credenciales|acceso|acc[eè]s|sesi[oó]n)(?![\w\-])"
 )
@@ -185,7 +185,7 @@ _PROMPT_CONTEXT = re.compile(
     r"(?<![\w\-])(?:prompt\w*|asks?|asked|fragt|gefragt|demande\w*|pide|pregunta\w*|sudo|ssh|unlock\w*|"
     r"entsperr\w*|d[ée]verrouill\w*|desbloque\w*)(?![\w\-])"
 )
-_SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|\n")
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
 _LINE_TAIL = re.compile(r"(\S+)[ \t]*$")
 _CONTINUATION = re.compile(r"[ \t>]*([^\s]{1,40})")
 _DIGITS = re.compile(r"(?<![\w.:/\-])\d{4,8}(?![\w:/\-]|[.,]\d)")
@@ -231,6 +231,17 @@ def _login_nearby(lower: str, line_start: int) -> bool:
     return bool(_LOGIN_CONTEXT.search(window) or _LOGIN_VERB.search(window))
 
 
+def _about_the_credential(qual: str) -> bool:
+    """Whether the words after a credential noun name something about it, not its value: "hash",
+    "fingerprint", "length" right after the noun ("the password hash is") or right before the copula
+    ("the token for the loader, its expiry:")."""
+    words = qual.split()
+    if not words:
+        return False
+    near = " ".join(words[:2] + words[-1:])
+    return bool(_NOT_THE_VALUE.search(near))
+
+
 def _noun_kind(lower: str, lo: int, ctx_end: int, value: str) -> str | None:
     """The type of credential ``value`` is, when a credential noun (and its clause) ends at ``ctx_end``."""
     shaped = password_shaped(value)
@@ -241,8 +252,7 @@ def _noun_kind(lower: str, lo: int, ctx_end: int, value: str) -> str | None:
         if m is None:
             return None
         pos = m.start() + 1
-        qual = m.group("qual") or ""
-        if qual and _NOT_THE_VALUE.search(qual):
+        if _about_the_credential(m.group("qual") or ""):
             continue  # "the password hash is ...", "the key fingerprint: ..."
         copula = m.group("copula") is not None
         if m.group("tok") is not None:
@@ -294,14 +304,17 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
     m = _AS_NOUN_AFTER.match(lower, after)
     if m is not None and (strong or m.group("noun") not in _LOOSE_NOUN and not m.group("noun").startswith("key")):
         return "Password"
-    if _WITH_BEFORE.search(lower, lo, ctx_end) and _VERB_LAST_AFTER.match(lower, after):
+    verb_last = _VERB_LAST_AFTER.match(lower, after) is not None
+    if verb_last and _WITH_BEFORE.search(lower, lo, ctx_end):
         return "Password"
-    if _TYPE_BEFORE.search(lower, lo, ctx_end):
-        if _TYPE_AFTER.match(lower, after + (1 if after < len(lower) and lower[after] == " " else 0)):
-            return "Password"
+    typed = _TYPE_BEFORE.search(lower, lo, ctx_end) is not None
+    if typed and _TYPE_AFTER.match(lower, after + (1 if after < len(lower) and lower[after] == " " else 0)):
+        return "Password"
+    if typed or verb_last and strong:
+        # "when the webserver prompts for the admin login, type VALUE"; "beim sudo will er VALUE eingetippt haben"
         sentence = lower[_sentence_start(lower, lo, ctx_end) : ctx_end]
         if _PROMPT_CONTEXT.search(sentence) or _LOGIN_CONTEXT.search(sentence) or _CREDENTIAL_WORD.search(sentence):
-            return "Password"  # "when the webserver prompts for the admin login, type VALUE"
+            return "Password"
     m = _PAIR_BEFORE.search(text, lo, ctx_end)
     if m is not None:
         user = m.group("user")
@@ -349,7 +362,7 @@ def _pin_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
     for m in _DIGITS.finditer(text):
         lo = max(lower.rfind("\n", 0, m.start()) + 1, m.start() - 120)
         pin = _PIN_NOUN.search(lower, lo, m.start())
-        if pin is not None and not _NOT_THE_VALUE.search(pin.group("qual") or ""):
+        if pin is not None and not _about_the_credential(pin.group("qual") or ""):
             yield (m.start(), m.end(), "Password")
 
 

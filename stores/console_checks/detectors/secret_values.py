@@ -19,6 +19,7 @@ import re
 
 __all__ = [
     "entropy",
+    "hash_prefixed",
     "hash_shaped",
     "is_placeholder",
     "password_shaped",
@@ -174,8 +175,8 @@ _WORDS_AND_DIGITS = re.compile(
 # (SubjectPublicKeyInfo: RSA, EC, Ed25519) or certificate starts with in base64, or an OpenSSH public
 # key body ("ssh-ed25519 AAAAC3Nza...").
 _PUBLIC_KEY_BODY = re.compile(
-    r"MII[A-Za-z0-9+/]{2}[IC]jANBgkqhkiG9w0BAQEF|MIG[fb]MA0GCSqGSIb3DQEBAQUAA4G|MFkwEwYHKoZIzj0CAQ|MHYwEAYHKoZIzj0CAQ|"
-    r"MCowBQYDK2V[wx]A|MII[A-Za-z0-9+/]{3,4}CCA[A-Za-z0-9+/]{2}gAwIBAgI|AAAA[A-Z][0-9A-Za-z]{2}NzaC1"
+    r"MII[A-Za-z0-9+/]{2}jANBgkqhkiG9w0BAQEF|MIG[fb]MA0GCSqGSIb3DQEBAQUAA4G|MFkwEwYHKoZIzj0CAQ|MHYwEAYHKoZIzj0CAQ|"
+    r"MCowBQYDK2V[wx]A|MII[A-Za-z0-9+/]{3,4}CCA[A-Za-z0-9+/]{2}gAwIBAgI|AAAA[A-Z]3NzaC1|AAAAE2VjZHNhLXNoYTIt"
 )
 # A digest named by its algorithm: "sha256:d378...", "h1:On0B...=" (Go and Terraform lock files),
 # "md5-...", "sha512-..." (npm integrity).
@@ -188,6 +189,11 @@ _PACKAGE_PIN = re.compile(r"^[A-Za-z][\w.\-]*(?:===?|>=|<=|~=|!=|\^|@)[vV]?\d+(?
 def public_key_material(value: str) -> bool:
     """Whether ``value`` is (the start of) a public key or certificate body: shown, never secret."""
     return bool(_PUBLIC_KEY_BODY.match(value.strip().strip(_QUOTES)))
+
+
+def hash_prefixed(value: str) -> bool:
+    """Whether ``value`` is a digest written with its algorithm: ``sha256:d378...``, ``h1:On0B...=``."""
+    return bool(_HASH_PREFIXED.match(value.strip().strip(_QUOTES)))
 
 
 def hash_shaped(value: str) -> bool:
@@ -269,6 +275,16 @@ def password_shaped(value: str, *, strict: bool = False) -> bool:
     return kinds >= 1
 
 
+def _class_runs(value: str) -> int:
+    """How many runs of one character class (lower, upper, digit, other) ``value`` is made of."""
+    runs, last = 0, None
+    for c in value:
+        kind = "l" if c.islower() else "u" if c.isupper() else "d" if c.isdigit() else "s"
+        if kind != last:
+            runs, last = runs + 1, kind
+    return runs
+
+
 def strong_password(value: str) -> bool:
     """Whether ``value`` is shaped so like a password that a weak context suffices: three of lower,
     upper, digit and symbol in eight or more characters (``kCI@0729$lm0R``), or a passphrase of three
@@ -277,10 +293,11 @@ def strong_password(value: str) -> bool:
     v = value.strip(_QUOTES)
     if len(v) < 8 or not password_shaped(v, strict=True) or _HEX.match(v):
         return False
+    v = v.strip("()[]{}<>")  # brackets around a word ("(base64-encoded)") are prose, not symbols of a password
     lower, upper, digit, symbol, _sep = _classes(v)
-    if sum((lower, upper, digit, symbol)) >= 3:
-        return True
-    words = [p for p in re.split(r"[._\-+]", v) if p.isalpha() and len(p) >= 3]
+    if sum((lower, upper, digit, symbol)) >= 3 and _class_runs(v) >= 4:
+        return True  # and mixed through the value, not "user:123" (a word, a colon, a number)
+    words = [p for p in re.split(r"[._\-+]", v) if re.match(r"[A-Za-z]{3,}", p)]
     return digit and len(words) >= 3 and bool(_WORDS_AND_DIGITS.match(v))
 
 
