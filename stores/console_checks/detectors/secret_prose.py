@@ -38,7 +38,7 @@ _PASSWORD_NOUN = (
     r"pin(?:[ \-]?code)?|code[ \-]pin|geheimzahl|zugangscode|codes?[ \-]d'acc[eè]s|c[oó]digo[ \-]de[ \-]acceso|"
     r"unlock[ \-]code|entsperrcode|secret|secrets?|secreto|geheimnis|login[ \-]password|master[ \-]password|"
     r"phrase[ \-]secr[èe]te|phrase[ \-]de[ \-]passe|frase[ \-](?:secreta|de[ \-]paso)|geheimwort|losung|"
-    r"pass|key\d?|cl[ée]|llave"
+    r"pass|pw|key\d?|cl[ée]|llave"
 )
 _TOKEN_NOUN = (
     r"api[ \-_]?keys?|api[ \-]?schl[üu]ssel|cl[ée]s?[ \-](?:d'|de[ \-])?api|claves?[ \-](?:de[ \-])?api|"
@@ -60,8 +60,8 @@ _NOT_THE_VALUE = re.compile(
 # Who the credential is for: "for the etl user", "für LOADER", "du compte X", "de la cuenta Y".
 # What the credential is for, and any words about it, up to the copula: "for the etl user", "für den
 # Staging-Postgres (Benutzer loader_prod)", "du compte dbt_svc après la rotation", "we set during
-# setup", "on the analysis VM, it". Within one clause: no sentence end, no colon or equals sign.
-_QUALIFIER = r"(?P<qual>(?:[^\n.!?:;=]|\.(?=\w)){0,90}?)"
+# setup", "on the analysis VM, it". Within one sentence: no sentence end, no colon or equals sign.
+_QUALIFIER = r"(?P<qual>(?:[^\n.!?:=]|\.(?=\w)){0,90}?)"
 _ENCODING = (
     r"(?:\s*[,(]?\s*(?:(?:in|en|as|als|como|comme)\s+)?(?:base[ \-]?64|b64|hex(?:adecimal)?|hexa)"
     r"(?:[ \-]?(?:encoded|kodiert|codiert|cod[ée]e?|codificad[ao]|chiffr[ée]e?))?\s*[,)]?)?"
@@ -70,8 +70,14 @@ _COPULA = (
     r"(?:\s*(?::|=|=>|->|→|:=)"
     r"|\s+(?:is(?:\s+now|\s+still|\s+set\s+to)?|was(?:\s+set\s+to|\s+changed\s+to|\s+reset\s+to)?|"
     r"are|reads|became|ist(?:\s+jetzt|\s+noch)?|war|lautet|lautete|hei[ßs]t|sind|est|[ée]tait|sera|sont|"
-    r"es|era|ser[áa]|son|now|set\s+to|changed\s+to|reset\s+to|ge[äa]ndert\s+(?:auf|in|zu)|auf)"
-    r"(?:\s*:)?)"
+    r"es|era|ser[áa]|son|now|set\s+to|changed\s+to|reset\s+to|ge[äa]ndert\s+(?:auf|in|zu)|auf|"
+    r"becomes|wird|devient|queda|pasa\s+a\s+ser)"
+    # an adverb of time after the verb: "lautet jetzt", "est désormais", "es ahora"
+    r"(?:\s+(?:now|currently|still|jetzt|nun|noch|aktuell|derzeit|maintenant|d[ée]sormais|actuellement|"
+    r"toujours|ahora|actualmente|todav[íi]a|ya))?"
+    r"|(?<=\w)['’]s"  # "it's", "that's"
+    r"|\s+c['’]est|\s+ist\s+es|\s+es\s+ist)"
+    r"(?:\s*:)?"
 )
 _OPEN = r"""\s*(?:\*\*|__)?\s*(?:["'`«“‘]\s*)?"""
 _LOGIN_VERB = re.compile(
@@ -119,13 +125,17 @@ _HALF_WORD = re.compile(
 _JOIN_WORD = re.compile(
     r"(?<![\w\-])(?:join(?:ed)?|concatenat\w*|combine[ds]?|put\s+together|glue[ds]?|append(?:ed)?|together|"
     r"zusammen\w*|anh[äa]ngen|verbinden|hintereinander|concat[ée]n\w*|joindre|coll[ée]\w*|assembl\w*|"
-    r"bout\s+[àa]\s+bout|unir|une[ns]?|juntar|junta[ns]?|concatena\w*|pega\w*|seguid[ao]s?)(?![\w\-])"
+    r"bout\s+[àa]\s+bout|unir\w*|une[ns]?|junt\w+|concatena\w*|pega\w*|seguid[ao]s?)(?![\w\-])"
 )
 _FRAGMENT = re.compile(
     r"""["'`«“‘][ \u00a0]?([^\s"'`«»“”‘’]{2,40})[ \u00a0]?["'`»”’]|(?<![\w\-])([^\s"'`«»“”‘’,;:()]{2,40})"""
 )
 _CREDENTIAL_WORD = re.compile(rf"(?<![\w\-])(?:{_PASSWORD_NOUN}|{_TOKEN_NOUN})(?![\w\-])")
 
+# A program and its version, what a file "opens with": Excel365, Python3.11, Office-2019.
+_PRODUCT = re.compile(r"^[A-Z]?[a-z]{2,}[ \-_]?v?\d+(?:\.\d+)*$")
+# The accounts every system has: a pair "admin / VALUE" needs no login word around it.
+_ACCOUNT_NAMES = frozenset("admin administrator root sa postgres superuser sysadmin ubuntu guest".split())
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 _CLOSERS = "\"'`»”’"
 _TRAILING = ".,;:)]}>" + _CLOSERS
@@ -292,8 +302,8 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
     if kind is not None:
         return kind
     shaped = password_shaped(value)
-    if not shaped:
-        return None
+    if not shaped or _PRODUCT.match(value):
+        return None  # without a credential noun, "opens with Excel365" names a program
     strong = strong_password(value)
     after = start + len(value)
     m = _LOGIN_BEFORE.search(lower, lo, ctx_end)
@@ -320,12 +330,15 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
         user = m.group("user")
         if "@" in user:
             return "Login Credentials"
-        loginish = any(c in user for c in "_.-") or any(c.isdigit() for c in user) or user.isupper()
+        loginish = (
+            any(c in user for c in "_.-") or any(c.isdigit() for c in user) or user.isupper()
+            or user.lower() in _ACCOUNT_NAMES
+        )
         spaced = "/" not in m.group("sep") or " " in m.group("sep")
         if (
             spaced
             and (strong or loginish and password_shaped(value, strict=True))
-            and _login_nearby(lower, line_start)
+            and (_login_nearby(lower, line_start) or strong and loginish)
         ):
             return "Login Credentials"
     return None
