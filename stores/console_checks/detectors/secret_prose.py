@@ -132,6 +132,8 @@ _FRAGMENT = re.compile(
 )
 _CREDENTIAL_WORD = re.compile(rf"(?<![\w\-])(?:{_PASSWORD_NOUN}|{_TOKEN_NOUN})(?![\w\-])")
 
+# A slot of a naming pattern inside a value: "<team>", "{env}", "${ENV}".
+_TEMPLATE_SLOT = re.compile(r"<[A-Za-z_][\w \-]{0,30}>|\$?\{[A-Za-z_][\w.\-]{0,30}\}")
 # A program and its version, what a file "opens with": Excel365, Python3.11, Office-2019.
 _PRODUCT = re.compile(r"^[A-Z]?[a-z]{2,}[ \-_]?v?\d+(?:\.\d+)*$")
 # The accounts every system has: a pair "admin / VALUE" needs no login word around it.
@@ -254,6 +256,8 @@ def _about_the_credential(qual: str) -> bool:
 
 def _noun_kind(lower: str, lo: int, ctx_end: int, value: str) -> str | None:
     """The type of credential ``value`` is, when a credential noun (and its clause) ends at ``ctx_end``."""
+    if _TEMPLATE_SLOT.search(value):
+        return None  # "svc_<team>_v2", "{env}_loader": a naming pattern, not a value
     shaped = password_shaped(value)
     strong = strong_password(value)
     pos = lo
@@ -302,7 +306,7 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
     if kind is not None:
         return kind
     shaped = password_shaped(value)
-    if not shaped or _PRODUCT.match(value):
+    if not shaped or _PRODUCT.match(value) or _TEMPLATE_SLOT.search(value):
         return None  # without a credential noun, "opens with Excel365" names a program
     strong = strong_password(value)
     after = start + len(value)

@@ -807,6 +807,28 @@ def _bare_tokens(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]
             yield _Span(m.start(), m.end(), "Secret Assignment")
 
 
+# A vendor-prefixed token the rule sets do not know yet: a short lower-case prefix ending in "_" or
+# "-" ("hf_", "r8_", "gsk_", "xai-", "sk_live_"), then a long random body. Public ids with a prefix
+# (Stripe's "evt_" + 24) are shorter; identifiers and hashes are not mixed-case random.
+_VENDOR_TOKEN = re.compile(
+    r"(?<![A-Za-z0-9_\-/.+=])(?P<prefix>[a-z][a-z0-9]{1,11}(?:[_\-][a-z0-9]{1,8})?[_\-])"
+    r"(?P<body>[A-Za-z0-9_\-]{32,250})(?![A-Za-z0-9_\-/+=])"
+)
+
+
+def _vendor_tokens(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
+    for m in _VENDOR_TOKEN.finditer(note.text):
+        body = m.group("body")
+        if not _random_token(body) or _entropy(body) < 4.3 or _PUBLIC_ID.match(m.group(0)):
+            continue
+        line_start = note.starts[note.line_of(m.start()) - 1]
+        if _IN_URL.search(note.text, max(line_start, m.start() - 300), m.start()):
+            continue  # a segment of a URL, such as a document id
+        if is_placeholder(m.group(0)):
+            continue
+        yield _Span(m.start(), m.end(), "Vendor Token")
+
+
 def _prose(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
     """Credentials written in prose (English, German, French, Spanish): see ``secret_prose``."""
     for start, end, kind in secret_prose.prose_spans(note.text, note.lower, note.lines, note.starts):
@@ -900,6 +922,7 @@ _RULES: tuple[Rule, ...] = (
     _cli_passwords,
     _colon_credential_lines,
     _bare_tokens,
+    _vendor_tokens,
     _regex_rule(
         # Neither rule set knows the webhook URL: its last path segment is the secret.
         "Discord Webhook URL",
@@ -939,7 +962,7 @@ _JOINABLE = frozenset(
     {
         "Anthropic API Key", "OpenAI Token", "GitHub Token", "Slack Token", "AWS Access Key", "Atlassian API Token",
         "Google API Key", "Google OAuth Client Secret", "Google OAuth Token", "Databricks Token", "dbt Cloud Token",
-        "JSON Web Token", "GitLab Token", "_known_formats",
+        "JSON Web Token", "GitLab Token", "_known_formats", "_vendor_tokens",
     }
 )
 # The glue between two token characters across one line break: a string continued on the next line
