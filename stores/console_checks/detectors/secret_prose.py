@@ -254,12 +254,39 @@ def _about_the_credential(qual: str) -> bool:
     return bool(_NOT_THE_VALUE.search(near))
 
 
-def _noun_kind(lower: str, lo: int, ctx_end: int, value: str) -> str | None:
-    """The type of credential ``value`` is, when a credential noun (and its clause) ends at ``ctx_end``."""
-    if _TEMPLATE_SLOT.search(value):
-        return None  # "svc_<team>_v2", "{env}_loader": a naming pattern, not a value
-    shaped = password_shaped(value)
-    strong = strong_password(value)
+class _Shape:
+    """What a candidate value looks like, each answer worked out once and only when a context asks."""
+
+    __slots__ = ("value", "_shaped", "_strict", "_strong")
+
+    def __init__(self, value: str) -> None:
+        self.value = value
+        self._shaped: bool | None = None
+        self._strict: bool | None = None
+        self._strong: bool | None = None
+
+    @property
+    def shaped(self) -> bool:
+        if self._shaped is None:
+            self._shaped = password_shaped(self.value) and not _TEMPLATE_SLOT.search(self.value)
+        return self._shaped
+
+    @property
+    def strict(self) -> bool:
+        if self._strict is None:
+            self._strict = self.shaped and password_shaped(self.value, strict=True)
+        return self._strict
+
+    @property
+    def strong(self) -> bool:
+        if self._strong is None:
+            self._strong = self.strict and strong_password(self.value)
+        return self._strong
+
+
+def _noun_kind(lower: str, lo: int, ctx_end: int, shape: _Shape) -> str | None:
+    """The type of credential the value is, when a credential noun (and its clause) ends at ``ctx_end``."""
+    value = shape.value
     pos = lo
     while pos < ctx_end:
         m = _NOUN_BEFORE.search(lower, pos, ctx_end)
@@ -268,9 +295,11 @@ def _noun_kind(lower: str, lo: int, ctx_end: int, value: str) -> str | None:
         pos = m.start() + 1
         if _about_the_credential(m.group("qual") or ""):
             continue  # "the password hash is ...", "the key fingerprint: ..."
+        if _TEMPLATE_SLOT.search(value):
+            return None  # "svc_<team>_v2", "{env}_loader": a naming pattern, not a value
         copula = m.group("copula") is not None
         if m.group("tok") is not None:
-            if token_shaped(value) or strong or (copula and shaped):
+            if token_shaped(value) or shape.strong or (copula and shape.shaped):
                 return "Secret Assignment"
             # Some providers' keys are UUIDs (Postmark, Heroku): after a token noun and a copula, one is.
             if copula and _UUID.match(value):
@@ -278,11 +307,11 @@ def _noun_kind(lower: str, lo: int, ctx_end: int, value: str) -> str | None:
             continue
         noun = m.group("pw")
         if noun in _LOOSE_NOUN or noun.startswith("key"):
-            ok = strong  # "pass X", "key X", "clé : X": words of many other meanings
+            ok = shape.strong  # "pass X", "key X", "clé : X": words of many other meanings
         elif copula:
-            ok = shaped
+            ok = shape.shaped
         else:
-            ok = password_shaped(value, strict=True)
+            ok = shape.strict
         if ok:
             return "Password"
     return None
@@ -297,54 +326,63 @@ def _sentence_start(lower: str, lo: int, ctx_end: int) -> int:
 
 
 def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str | None:
-    """The type of credential ``value`` is, read from the context that ends at ``ctx_end``; or None."""
+    """The type of credential ``value`` is, read from the context that ends at ``ctx_end``; or None.
+
+    Each context is a regex over at most ``_WINDOW`` characters before the value (or a few after it);
+    the value's shape is worked out only once a context is found.
+    """
     while ctx_end > 0 and text[ctx_end - 1] in _OPENERS + "*_(":
         ctx_end -= 1  # the value's opening quote or emphasis: "**Password:** `value`"
     line_start = lower.rfind("\n", 0, ctx_end) + 1
     lo = max(line_start, ctx_end - _WINDOW)
-    kind = _noun_kind(lower, lo, ctx_end, value)
+    shape = _Shape(value)
+    kind = _noun_kind(lower, lo, ctx_end, shape)
     if kind is not None:
         return kind
-    shaped = password_shaped(value)
-    if not shaped or _PRODUCT.match(value) or _TEMPLATE_SLOT.search(value):
-        return None  # without a credential noun, "opens with Excel365" names a program
-    strong = strong_password(value)
+
+    def plain() -> bool:  # shaped, and not a program's name ("opens with Excel365")
+        return shape.shaped and not _PRODUCT.match(value)
+
     after = start + len(value)
     m = _LOGIN_BEFORE.search(lower, lo, ctx_end)
-    if m is not None and (m.group("user") is None or strong):
+    if m is not None and plain() and (m.group("user") is None or shape.strong):
         return "Login Credentials"
-    if _OPENS_BEFORE.search(lower, lo, ctx_end) or _UNLOCK_BEFORE.search(lower, lo, ctx_end):
+    if (_OPENS_BEFORE.search(lower, lo, ctx_end) or _UNLOCK_BEFORE.search(lower, lo, ctx_end)) and plain():
         return "Password"
     m = _AS_NOUN_AFTER.match(lower, after)
-    if m is not None and (strong or m.group("noun") not in _LOOSE_NOUN and not m.group("noun").startswith("key")):
-        return "Password"
+    if m is not None and plain():
+        noun = m.group("noun")
+        if shape.strong or noun not in _LOOSE_NOUN and not noun.startswith("key"):
+            return "Password"
     verb_last = _VERB_LAST_AFTER.match(lower, after) is not None
-    if verb_last and _WITH_BEFORE.search(lower, lo, ctx_end):
+    if verb_last and _WITH_BEFORE.search(lower, lo, ctx_end) and plain():
         return "Password"
     typed = _TYPE_BEFORE.search(lower, lo, ctx_end) is not None
     if typed and _TYPE_AFTER.match(lower, after + (1 if after < len(lower) and lower[after] == " " else 0)):
-        return "Password"
-    if typed or verb_last and strong:
+        if plain():
+            return "Password"
+    if (typed or verb_last) and plain() and (typed or shape.strong):
         # "when the webserver prompts for the admin login, type VALUE"; "beim sudo will er VALUE eingetippt haben"
         sentence = lower[_sentence_start(lower, lo, ctx_end) : ctx_end]
         if _PROMPT_CONTEXT.search(sentence) or _LOGIN_CONTEXT.search(sentence) or _CREDENTIAL_WORD.search(sentence):
             return "Password"
-    m = _PAIR_BEFORE.search(text, lo, ctx_end)
-    if m is not None:
-        user = m.group("user")
-        if "@" in user:
-            return "Login Credentials"
-        loginish = (
-            any(c in user for c in "_.-") or any(c.isdigit() for c in user) or user.isupper()
-            or user.lower() in _ACCOUNT_NAMES
-        )
-        spaced = "/" not in m.group("sep") or " " in m.group("sep")
-        if (
-            spaced
-            and (strong or loginish and password_shaped(value, strict=True))
-            and (_login_nearby(lower, line_start) or strong and loginish)
-        ):
-            return "Login Credentials"
+    if ctx_end > lo and lower[ctx_end - 1] in " \t/,|":
+        m = _PAIR_BEFORE.search(text, max(lo, ctx_end - 60), ctx_end)
+        if m is not None and plain():
+            user = m.group("user")
+            if "@" in user:
+                return "Login Credentials"
+            loginish = (
+                any(c in user for c in "_.-") or any(c.isdigit() for c in user) or user.isupper()
+                or user.lower() in _ACCOUNT_NAMES
+            )
+            spaced = "/" not in m.group("sep") or " " in m.group("sep")
+            if (
+                spaced
+                and (shape.strong or loginish and shape.strict)
+                and (_login_nearby(lower, line_start) or shape.strong and loginish)
+            ):
+                return "Login Credentials"
     return None
 
 

@@ -238,11 +238,18 @@ def password_shaped(value: str, *, strict: bool = False) -> bool:
     a placeholder is not. ``strict`` asks for more (used where the context is weaker: a pair of
     values next to a login rather than after a credential noun).
     """
-    v = value.strip(_QUOTES)
-    if len(v) < 6 or len(v) > 128 or is_placeholder(v) or _looks_like_something_else(v):
+    return _password_shaped(value.strip(_QUOTES), strict)
+
+
+def _password_shaped(v: str, strict: bool) -> bool:
+    # Cheap tests first: most values a note holds are words, numbers or dates. A placeholder is
+    # ruled out last, only for what has a password's shape.
+    if len(v) < 6 or len(v) > 128 or any(c.isspace() for c in v) or _looks_like_something_else(v):
         return False
-    if any(c.isspace() for c in v):
-        return False
+    return _shape(v, strict) and not is_placeholder(v)
+
+
+def _shape(v: str, strict: bool) -> bool:
     lower, upper, digit, symbol, sep = _classes(v)
     letters = lower or upper
     if not letters:

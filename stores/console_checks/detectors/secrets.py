@@ -1148,7 +1148,8 @@ def _all_spans(note: _Note, depth: int) -> list[_Span]:
 def own_scan(text: str) -> list[SecretFinding]:
     """What our own plugins find (data-stack secrets and unquoted assignments)."""
     note = _Note(text)
-    return sorted({SecretFinding(s.type, note.line_of(s.start)) for s in _own_spans(note)}, key=_order)
+    spans = _outside_public_blocks(note, _own_spans(note))
+    return sorted({SecretFinding(s.type, note.line_of(s.start)) for s in spans}, key=_order)
 
 
 def _scan(text: str, depth: int) -> list[SecretFinding]:
