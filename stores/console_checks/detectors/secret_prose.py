@@ -67,7 +67,7 @@ _ENCODING = (
     r"(?:[ \-]?(?:encoded|kodiert|codiert|cod[ée]e?|codificad[ao]|chiffr[ée]e?))?\s*[,)]?)?"
 )
 _COPULA = (
-    r"(?:\s*(?::|=|=>|->|→|:=)"
+    r"(?:\s*(?::|=|=>|->|→|:=|\?)"
     r"|\s+(?:is(?:\s+now|\s+still|\s+set\s+to)?|was(?:\s+set\s+to|\s+changed\s+to|\s+reset\s+to)?|"
     r"are|reads|became|ist(?:\s+jetzt|\s+noch)?|war|lautet|lautete|hei[ßs]t|sind|est|[ée]tait|sera|sont|"
     r"es|era|ser[áa]|son|now|set\s+to|changed\s+to|reset\s+to|ge[äa]ndert\s+(?:auf|in|zu)|auf|"
@@ -103,6 +103,8 @@ _OPENS_WITH = re.compile(
     r"se\s+abre\s+con|abre\s+con|pide|acepta|espera|necesita|requiere|quiere)"
     rf"(?![\w\-])(?:\s+(?:the|das|den|le|la|el)?\s*(?:{_PASSWORD_NOUN}))?(?:\s*:)?{_OPEN}"
 )
+_THING_WORD = re.compile(rf"(?<!\w)(?:{_THING})(?!\w)")
+_COPULA_BEFORE = re.compile(_COPULA + r"(?:\*\*|__)?[ \t]*$")
 _TYPE_VERB = re.compile(
     r"(?<![\w\-])(?:type|typed|enter|paste|tippe|tippen|tipp|gib|geben\s+sie|einzugeben(?:\s+ist)?|eingeben|"
     r"eintippen|tapez|taper|tape|saisir|saisissez|saisis|entrez|entrer|"
@@ -130,6 +132,8 @@ _JOIN_WORD = re.compile(
 _FRAGMENT = re.compile(
     r"""["'`«“‘][ \u00a0]?([^\s"'`«»“”‘’]{2,40})[ \u00a0]?["'`»”’]|(?<![\w\-])([^\s"'`«»“”‘’,;:()]{2,40})"""
 )
+# Quoted fragments written with a "+" between them: "Wk4#t" + "r9PzQ".
+_PLUS_JOIN = re.compile(r"""["'`»”’][ \t]*\+[ \t]*["'`«“‘]""")
 _CREDENTIAL_WORD = re.compile(rf"(?<![\w\-])(?:{_PASSWORD_NOUN}|{_TOKEN_NOUN})(?![\w\-])")
 
 # A slot of a naming pattern inside a value: "<team>", "{env}", "${ENV}".
@@ -317,6 +321,18 @@ def _noun_kind(lower: str, lo: int, ctx_end: int, shape: _Shape) -> str | None:
     return None
 
 
+def _sentence_about_a_login(lower: str, lo: int, ctx_end: int) -> bool:
+    """Whether the sentence up to ``ctx_end`` speaks of a prompt, a login, a credential or a thing one unlocks."""
+    sentence = lower[_sentence_start(lower, lo, ctx_end) : ctx_end]
+    return bool(
+        _PROMPT_CONTEXT.search(sentence)
+        or _LOGIN_CONTEXT.search(sentence)
+        or _LOGIN_VERB.search(sentence)
+        or _CREDENTIAL_WORD.search(sentence)
+        or _THING_WORD.search(sentence)
+    )
+
+
 def _sentence_start(lower: str, lo: int, ctx_end: int) -> int:
     """Where the sentence holding ``ctx_end`` starts (no earlier than ``lo``)."""
     start = lo
@@ -363,8 +379,11 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
             return "Password"
     if (typed or verb_last) and plain() and (typed or shape.strong):
         # "when the webserver prompts for the admin login, type VALUE"; "beim sudo will er VALUE eingetippt haben"
-        sentence = lower[_sentence_start(lower, lo, ctx_end) : ctx_end]
-        if _PROMPT_CONTEXT.search(sentence) or _LOGIN_CONTEXT.search(sentence) or _CREDENTIAL_WORD.search(sentence):
+        if _sentence_about_a_login(lower, lo, ctx_end):
+            return "Password"
+    if shape.strong and _COPULA_BEFORE.search(lower, max(lo, ctx_end - 40), ctx_end) and plain():
+        # "if psql asks, the answer is VALUE": a copula in a sentence about a prompt or a login
+        if _sentence_about_a_login(lower, lo, ctx_end):
             return "Password"
     if ctx_end > lo and lower[ctx_end - 1] in " \t/,|":
         m = _PAIR_BEFORE.search(text, max(lo, ctx_end - 60), ctx_end)
@@ -423,7 +442,7 @@ def _pin_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
 
 def _half_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
     """Fragments in a paragraph that names a credential and says to join its parts, scored joined."""
-    if not _HALF_WORD.search(lower) or not _JOIN_WORD.search(lower):
+    if not _HALF_WORD.search(lower) or not (_JOIN_WORD.search(lower) or _PLUS_JOIN.search(text)):
         return
     pos = 0
     for paragraph in re.split(r"\n[ \t]*\n", text):
@@ -432,7 +451,7 @@ def _half_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
         para_lower = lower[start : start + len(paragraph)]
         if len(paragraph) > 600 or not (
             _HALF_WORD.search(para_lower)
-            and _JOIN_WORD.search(para_lower)
+            and (_JOIN_WORD.search(para_lower) or _PLUS_JOIN.search(paragraph))
             and (_CREDENTIAL_WORD.search(para_lower) or _LOGIN_CONTEXT.search(para_lower))
         ):
             continue
