@@ -157,7 +157,7 @@ _WINDOW = 160
 
 _NOUN_BEFORE = re.compile(
     rf"(?<![\w\-])(?:(?P<tok>{_TOKEN_NOUN})|(?P<pw>{_PASSWORD_NOUN}))(?![\w\-])"
-    rf"(?:(?P<copula>{_QUALIFIER}{_ENCODING}{_COPULA}{_ENCODING})|(?P<direct>[ \t]+))(?:\*\*|__)?[ \t]*$"
+    rf"(?:(?P<copula>{_QUALIFIER}{_ENCODING}{_COPULA}{_ENCODING})|(?P<direct>{_ENCODING}[ \t]+))(?:\*\*|__)?[ \t]*$"
 )
 _LOGIN_BEFORE = re.compile(
     _LOGIN_VERB.pattern + rf"(?:[^\n.!?]|\.(?=\w)){{0,80}}?(?<![\w\-])(?:with|using|via|mit|avec|con|par|by)\s+"

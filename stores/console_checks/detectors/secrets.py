@@ -737,16 +737,22 @@ def _yaml_and_sql_passwords(note: _Note, in_code: Callable[[int], bool]) -> Iter
 _CLI_PASSWORD = re.compile(
     r"\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,200}?[ \t]-p(?P<a>[^\s'\"`]{4,})"
     r"|sshpass[ \t]+-p[ \t]*[\"']?(?P<b>[^\s'\"`]{4,})"
-    r"|security[ \t]+add-(?:generic|internet)-password\b[^\n]{0,200}?[ \t]-w[ \t]+[\"']?(?P<c>[^\s'\"`]{4,}))"
+    r"|security[ \t]+add-(?:generic|internet)-password\b[^\n]{0,200}?[ \t]-w[ \t]+[\"']?(?P<c>[^\s'\"`]{4,})"
+    # A login command given its password as a flag: docker login -p X, any "login ... --password X".
+    r"|\blogin\b[^\n]{0,200}?[ \t](?:-p|--password|--passwd|--pass)(?:[ \t]+|=)[\"']?(?P<d>[^\s'\"`]{4,})"
+    r"|-passout[ \t]+pass:(?P<e>[^\s'\"`]{4,}))"
 )
 
 
 def _cli_passwords(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
-    if not any(word in note.lower for word in ("mysql", "mariadb", "sshpass", "security add-")):
+    if not any(word in note.lower for word in ("mysql", "mariadb", "sshpass", "security add-", "login", "pass:")):
         return
     for m in _CLI_PASSWORD.finditer(note.text):
-        group = next(g for g in ("a", "b", "c") if m.group(g))
-        if not _not_a_value(m.group(group)) and not _reference_at(note.text, m.start(group)):
+        group = next(g for g in ("a", "b", "c", "d", "e") if m.group(g))
+        value = m.group(group)
+        if group == "d" and not _password_like(value, False):
+            continue  # "login ... -p 5432" is a port, "--password-stdin" a flag
+        if not _not_a_value(value) and not _reference_at(note.text, m.start(group)):
             yield _Span(m.start(group), m.end(group), "Password")
 
 
