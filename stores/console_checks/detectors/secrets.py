@@ -225,8 +225,11 @@ class _Engine:
             for secret in entry.plugin.analyze_line(
                 filename=FILENAME, line=line, line_number=number, context=context
             ):
-                if is_placeholder(secret.secret_value or "") or is_placeholder(_whole_token(line, secret.secret_value or "")):
+                value = secret.secret_value or ""
+                if is_placeholder(value) or is_placeholder(_whole_token(line, value)):
                     continue  # a documented example key, "user:password@" in a URI template
+                if public_key_material(value) or hash_prefixed(value):
+                    continue  # a public key's body or an algorithm-named digest: published, not secret
                 common = {"filename": secret.filename, "secret": secret.secret_value, "plugin": entry.plugin}
                 if self._filtered(self.secret_filters, line=line, **common):
                     continue
