@@ -3,21 +3,27 @@
 A value counts when it has the shape of a credential (``secret_values``) and stands in a
 credential context. The contexts form a small grammar, not a list of sentences:
 
-- **after a credential noun**: ``NOUN [for/für/pour/para WHO] [encoding] COPULA VALUE``, where the
-  copula is ``:``, ``=``, "is", "ist", "lautet", "est", "es"...; a value written right after the
-  noun ("with password X") must have a stronger shape. Token nouns ("API key", "token", "bearer",
-  "jeton", "API-Schlüssel") take a high-entropy hex or base64 run as well.
+- **after a credential noun**: ``NOUN [words about it] [encoding] COPULA VALUE``, where the words
+  are any of one sentence ("für den Staging-Postgres (Benutzer loader_prod)", "we set during setup",
+  "on the VM, it"), unless the first or last of them make it something other than the value
+  ("hash", "fingerprint", "length", "name": ``_NOT_THE_VALUE``), and the copula is ``:``, ``=``,
+  ``?``, "is", "ist", "lautet", "est", "es", "it's"... A value right after the noun ("with password
+  X") must be strictly shaped. Loose nouns ("pass", "key", "clé") need a strong value
+  (``strong_password``). Token nouns ("API key", "token", "bearer", "jeton", "server token") take a
+  high-entropy hex or base64 run, or a UUID after a copula.
 - **what a login takes**: a login verb ("log in", "anmelden", "se connecter", "iniciar sesión")
-  followed on its line by "with/using/mit/avec/con VALUE".
+  followed on its line by "with/using/mit/avec/con [USER and] VALUE".
 - **what a thing opens with**: a login, an archive, a keystore, a vault, a prompt... that "takes",
-  "opens with", "wants", "accepts" (and their German, French and Spanish forms) a VALUE; a VALUE
-  one is told to type or enter at a prompt.
+  "wants", "accepts" a VALUE; anything that "opens/unlocks/decrypts with" one; a VALUE "as the
+  password", "como contraseña"; "mit VALUE entschlüsseln" (German puts the verb last); a VALUE one
+  is told to type or enter in a sentence about a prompt, a login or a credential.
 - **a pair**: ``user / value`` or ``user, value``, where the user is an e-mail address, or an
-  account name on a line (or below a line) that speaks of logging in.
-- **halves to join**: fragments in a paragraph that names a credential and says to join its parts,
-  scored once joined.
+  account name on a line (or below a line) that speaks of logging in or of credentials.
+- **halves to join**: fragments in a paragraph that names a credential and says to join its parts
+  (in words, or with a ``+`` between quoted parts), scored once joined.
 
 A value wrapped across a line break is joined with the start of the next line before it is scored.
+A value's shape is worked out only once a context is found (``_Shape``), so prose costs little.
 Every function here works on the note's text and its lower-cased copy (same offsets).
 """
 
