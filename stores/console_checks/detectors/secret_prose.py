@@ -327,14 +327,15 @@ def _noun_kind(lower: str, lo: int, ctx_end: int, shape: _Shape) -> str | None:
     return None
 
 
-def _sentence_about_a_login(lower: str, lo: int, ctx_end: int) -> bool:
-    """Whether the sentence up to ``ctx_end`` speaks of a prompt, a login, a credential or a thing one unlocks."""
+def _sentence_about_a_login(lower: str, lo: int, ctx_end: int, nouns: bool = True) -> bool:
+    """Whether the sentence up to ``ctx_end`` speaks of a prompt, a login, a thing one unlocks, or
+    (with ``nouns``) a credential."""
     sentence = lower[_sentence_start(lower, lo, ctx_end) : ctx_end]
     return bool(
         _PROMPT_CONTEXT.search(sentence)
         or _LOGIN_CONTEXT.search(sentence)
         or _LOGIN_VERB.search(sentence)
-        or _CREDENTIAL_WORD.search(sentence)
+        or nouns and _CREDENTIAL_WORD.search(sentence)
         or _THING_WORD.search(sentence)
     )
 
@@ -388,8 +389,9 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
         if _sentence_about_a_login(lower, lo, ctx_end):
             return "Password"
     if shape.strong and _COPULA_BEFORE.search(lower, max(lo, ctx_end - 40), ctx_end) and plain():
-        # "if psql asks, the answer is VALUE": a copula in a sentence about a prompt or a login
-        if _sentence_about_a_login(lower, lo, ctx_end):
+        # "if psql asks, the answer is VALUE": a copula in a sentence about a prompt or a login (a
+        # credential noun there was read above, and may have named something else: "pin ... by SHA:")
+        if _sentence_about_a_login(lower, lo, ctx_end, nouns=False):
             return "Password"
     if ctx_end > lo and lower[ctx_end - 1] in " \t/,|":
         m = _PAIR_BEFORE.search(text, max(lo, ctx_end - 60), ctx_end)

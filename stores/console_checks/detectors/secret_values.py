@@ -183,6 +183,8 @@ _PUBLIC_KEY_BODY = re.compile(
 _HASH_PREFIXED = re.compile(r"^(?:sha\d{0,3}|md5|h1|blake2[bs]?|blake3|xxh\d*|crc32c?|sri)[:=\-][A-Za-z0-9+/=_\-:]{16,}$", re.I)
 _HASH_LENGTHS = frozenset({32, 40, 56, 64, 96, 128})
 # A package pinned to a version: dbt-snowflake==1.8.3, apache-airflow>=2.9, pkg@1.2.0.
+# A reference to a version of something: actions/checkout@b4ffde6, org/image@sha256:..., repo@v2.
+_AT_REFERENCE = re.compile(r"^[\w.\-]+(?:/[\w.\-]+)+@[\w.:\-]+$")
 _PACKAGE_PIN = re.compile(r"^[A-Za-z][\w.\-]*(?:===?|>=|<=|~=|!=|\^|@)[vV]?\d+(?:\.[\w*]+)*(?:,.*)?$")
 
 
@@ -224,6 +226,7 @@ def _looks_like_something_else(v: str) -> bool:
         or _ENV_NAME.match(v)
         or _UUID.match(v)
         or _PACKAGE_PIN.match(v)
+        or _AT_REFERENCE.match(v)
         or _HASH_PREFIXED.match(v)
         or public_key_material(v)
     )
