@@ -313,6 +313,9 @@ NEW_SHAPES_ACCEPTED = [
     "Das Passwort muss 16 Zeichen lang sein.",
     "We pass --full-refresh on Sundays only.",
     "Login to Looker as the analyst role, then open the explore.",
+    "When the prompt asks for the model, type claude-3-5-sonnet-20241022.",
+    "When prompted for a region, enter eu-central-1.",
+    "Pin actions by SHA: actions/checkout@" + rand(40, HEX) + ".",
 ]
 
 

@@ -384,7 +384,8 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
     if typed and _TYPE_AFTER.match(lower, after + (1 if after < len(lower) and lower[after] == " " else 0)):
         if plain():
             return "Password"
-    if (typed or verb_last) and plain() and (typed or shape.strong):
+    if (typed or verb_last) and shape.strong and plain():
+        # Only a strong value: "when the prompt asks for the model, type claude-3-5-sonnet" names a model.
         # "when the webserver prompts for the admin login, type VALUE"; "beim sudo will er VALUE eingetippt haben"
         if _sentence_about_a_login(lower, lo, ctx_end):
             return "Password"
