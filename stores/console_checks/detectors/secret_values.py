@@ -58,6 +58,9 @@ _REFERENCE_AT = re.compile(
     # A function call or lookup that fetches the value: env_var('X'), os.environ["X"], get_secret(...).
     r"""|[A-Za-z_][\w.]{0,60}\((?:[^()\n]|\([^()\n]*\)){0,200}\)"""
     r"""|(?:os\.)?environ(?:\.get)?\[[^\]\n]{1,80}\]"""
+    # A YAML tag that fetches or encrypts the value: Ansible's "!vault |", CloudFormation's "!Ref X".
+    r"""|!(?:vault|Ref|Sub|GetAtt|ImportValue|FindInMap|Join|Select|Split|Base64|secret|env|ENV|include|var|"""
+    r"""reference|encrypted)(?![\w\-])(?:[ \t]+[|>][+\-]?|[ \t]+[^\s]{1,120})?"""
     # A dotted lookup in a config language: var.snowflake_password (Terraform), secrets.X, env.X.
     r"""|(?:var|local|locals|module|data|each|env|secrets|vars|inputs|params|settings|config|conn|context|"""
     r"""steps|needs|matrix|values|self)\.[A-Za-z_][\w\-]*(?:\.[A-Za-z_][\w\-]*|\[[^\]\n]{1,60}\])*"""
