@@ -7,15 +7,15 @@ credential context. The contexts form a small grammar, not a list of sentences:
   are any of one sentence ("für den Staging-Postgres (Benutzer loader_prod)", "we set during setup",
   "on the VM, it"), unless the first or last of them make it something other than the value
   ("hash", "fingerprint", "length", "name": ``_NOT_THE_VALUE``), and the copula is ``:``, ``=``,
-  ``?``, "is", "ist", "lautet", "est", "es", "it's"... A value right after the noun ("with password
-  X") must be strictly shaped. Loose nouns ("pass", "key", "clé") need a strong value
+  ``?``, "is", "ist", "lautet", "est", "es", "it's"... A value written right after the noun, with
+  no copula, must be strictly shaped. Loose nouns ("pass", "key", "clé") need a strong value
   (``strong_password``). Token nouns ("API key", "token", "bearer", "jeton", "server token") take a
   high-entropy hex or base64 run, or a UUID after a copula.
 - **what a login takes**: a login verb ("log in", "anmelden", "se connecter", "iniciar sesión")
   followed on its line by "with/using/mit/avec/con [USER and] VALUE".
 - **what a thing opens with**: a login, an archive, a keystore, a vault, a prompt... that "takes",
-  "wants", "accepts" a VALUE; anything that "opens/unlocks/decrypts with" one; a VALUE "as the
-  password", "como contraseña"; "mit VALUE entschlüsseln" (German puts the verb last); a VALUE one
+  "wants", "accepts" a VALUE; anything that "opens/unlocks/decrypts with" one; a VALUE followed by
+  "as the" and a credential noun; "mit VALUE entschlüsseln" (German puts the verb last); a VALUE one
   is told to type or enter in a sentence about a prompt, a login or a credential.
 - **a pair**: ``user / value`` or ``user, value``, where the user is an e-mail address, or an
   account name on a line (or below a line) that speaks of logging in or of credentials.

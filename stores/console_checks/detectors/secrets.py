@@ -820,13 +820,17 @@ def _bare_tokens(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]
 # "-" ("hf_", "r8_", "gsk_", "xai-", "sk_live_"), then a long random body. Public ids with a prefix
 # (Stripe's "evt_" + 24) are shorter; identifiers and hashes are not mixed-case random.
 _VENDOR_TOKEN = re.compile(
-    r"(?<![A-Za-z0-9_\-/.+=])(?P<prefix>[a-z][a-z0-9]{1,11}(?:[_\-][a-z0-9]{1,8})?[_\-])"
-    r"(?P<body>[A-Za-z0-9_\-]{32,250})(?![A-Za-z0-9_\-/+=])"
+    r"(?P<prefix>[a-z][a-z0-9]{1,11}(?:[_\-][a-z0-9]{1,8})?[_\-])(?P<body>[A-Za-z0-9_\-]{32,250})"
 )
+# Runs long enough to hold one, found first: ordinary prose has few (one cheap linear pass).
+_LONG_RUN = re.compile(r"(?<![A-Za-z0-9_\-/.+=])[A-Za-z0-9_\-]{35,260}(?![A-Za-z0-9_\-/+=])")
 
 
 def _vendor_tokens(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
-    for m in _VENDOR_TOKEN.finditer(note.text):
+    for run in _LONG_RUN.finditer(note.text):
+        m = _VENDOR_TOKEN.fullmatch(note.text, run.start(), run.end())
+        if m is None:
+            continue
         body = m.group("body")
         if not _random_token(body) or _entropy(body) < 4.3 or _PUBLIC_ID.match(m.group(0)):
             continue
