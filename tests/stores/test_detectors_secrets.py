@@ -255,3 +255,92 @@ def test_a_refusal_names_the_line_and_never_the_value():
     assert decision.code == "secret_detected"
     assert "line 3" in decision.message and LOADER_PW not in decision.message
     assert LOADER_PW not in str(decision.details)
+
+
+# Shapes the second round of the detector reads (issue 9 s.2): a broader credential grammar in four
+# languages, value-shape scoring, whole-value placeholders, encoded, split and wrapped values. Every
+# value is built here from fragments.
+STRONG = "kQ" + "7@" + "zr" + "4W" + "m!"
+PASSPHRASE = "orilla" + "-" + "lavanda" + "-" + "tilo" + "21"
+SPKI = "MIIBIjANBgkq" + "hkiG9w0BAQEFAAOCAQ8A" + rand(60)
+
+NEW_SHAPES_REFUSED = [
+    ("noun, free qualifier, copula (de)", f"Das Passwort für den Staging-Server (Benutzer loader_prod) lautet {STRONG}.", STRONG),
+    ("noun, words before the copula (en)", f"The admin account is `admin` and the password we set is {STRONG}", STRONG),
+    ("noun, adjective before it (fr)", f"Nouveau mot de passe du compte dbt_svc après la rotation : {STRONG}", STRONG),
+    ("noun with a clause and a comma (en)", f"If Jupyter asks for a password on the VM, it is {PASSPHRASE}", PASSPHRASE),
+    ("passphrase noun (fr)", f"La phrase secrète de la clé SSH est {STRONG}", STRONG),
+    ("secret noun (es)", f"Secreto del usuario de servicio: {STRONG}", STRONG),
+    ("loose noun with a strong value", f"Guest Wi-Fi: Office-5G, key {STRONG}", STRONG),
+    ("'pass' after a login", f"connection pg_reporting: login reporting_ro, pass {PASSPHRASE}", PASSPHRASE),
+    ("credentials: user, value (es)", f"Credenciales Redshift: awsuser, {PASSPHRASE}", PASSPHRASE),
+    ("login: user / value (de compound)", f"Das Metabase-Login nimmt analyst / {STRONG}", STRONG),
+    ("login with user and value", f"I logged in to the cluster with looker_svc and {STRONG} today.", STRONG),
+    ("typed at a prompt (es)", f"Cuando el servidor pide la contraseña, hay que escribir {PASSPHRASE}", PASSPHRASE),
+    ("German verb last", f"Die Sicherung lässt sich mit {STRONG} entschlüsseln.", STRONG),
+    ("value before 'as the password' (es)", f"El usuario SFTP acepta {STRONG} como contraseña.", STRONG),
+    ("decrypts with (fr)", f"La sauvegarde se déchiffre avec la phrase de passe {STRONG}", STRONG),
+    ("PIN with a qualifier", "PIN for the shared token kept in the safe: " + "93" + "44" + "71", "934471"),
+    ("token noun and a UUID key", "Postmark server token for the reports: " + "6f530dee-7fad-48d6-b1cb-" + "5e2590e6e209",
+     "6f530dee-7fad-48d6-b1cb-5e2590e6e209"),
+    ("pgpass line", f".pgpass on the runner:\n*:*:reporting:reporting_ro:{STRONG}", STRONG),
+    ("base64 of user:password", "creds, base64'd: " + base64.b64encode(f"looker_admin:{STRONG}".encode()).decode(),
+     base64.b64encode(f"looker_admin:{STRONG}".encode()).decode()),
+    ("hex after a credential noun and a clause", "The SFTP password as hex, so nobody reads it: " + STRONG.encode().hex(),
+     STRONG.encode().hex()),
+    ("halves in German", f"Das Kennwort besteht aus zwei Teilen: {STRONG[:5]} und {STRONG[5:]}, hintereinander.", STRONG[5:]),
+    ("halves joined with +", f'Password in two parts: "{STRONG[:5]}" + "{STRONG[5:]}"', STRONG[5:]),
+    ("vendor token wrapped with a trailing dash", "The key wrapped as\n  " + "glp" + "at-" + "ro9d7zx-\n  LFroxBZoxG_2C\n", None),
+    ("vendor-prefixed random token", "HF_TOKEN is " + "h" + "f_" + rand(38), None),
+    ("docker login password flag", f"docker login -u ci -p {STRONG} registry.example.com", STRONG),
+]
+
+NEW_SHAPES_ACCEPTED = [
+    "GITLAB_TOKEN=" + "glpat-" + "X" * 20 + " in the template; fill it from the CI variables.",
+    "Terraform: password = var.snowflake_password (set by the pipeline).",
+    f"ALTER USER SVC_FIVETRAN SET RSA_PUBLIC_KEY='{SPKI}'; (public key only)",
+    "Public key:\n" + BEGIN + "PUBLIC KEY-----\n" + SPKI[:64] + "\n" + rand(64) + "\n" + END + "PUBLIC KEY-----",
+    "pip hash pin: dbt-snowflake==1.8.3 --hash=sha256:" + rand(64, HEX),
+    "Terraform provider lock: h1:" + rand(43) + "= (lock file hash)",
+    "The sort key is created_at; the cache key is user:123.",
+    "The password hash is " + rand(64, HEX) + ".",
+    "Mailgun digest emails go out at 06:00; the API key lives in the vault.",
+    "The token naming convention is svc_<team>_v2.",
+    "El archivo se abre con Excel365.",
+    "Die Datei lässt sich mit Python3.11 öffnen.",
+    "Stripe webhook event id evt_" + rand(24) + " was delivered twice.",
+    "The password policy requires 12 characters and a symbol.",
+    "Das Passwort muss 16 Zeichen lang sein.",
+    "We pass --full-refresh on Sundays only.",
+    "Login to Looker as the analyst role, then open the explore.",
+    "When the prompt asks for the model, type claude-3-5-sonnet-20241022.",
+    "When prompted for a region, enter eu-central-1.",
+    "Pin actions by SHA: actions/checkout@" + rand(40, HEX) + ".",
+]
+
+
+@pytest.mark.parametrize(("what", "text", "value"), NEW_SHAPES_REFUSED, ids=[r[0] for r in NEW_SHAPES_REFUSED])
+def test_a_credential_in_a_broader_shape_is_refused_and_redacted(what, text, value):
+    assert secrets.scan(text), what
+    redacted = secrets.redact(text)
+    if value is not None:
+        assert value not in redacted
+    assert secrets.scan(redacted) == []
+
+
+@pytest.mark.parametrize("text", NEW_SHAPES_ACCEPTED)
+def test_a_look_alike_in_a_broader_shape_passes(text):
+    assert secrets.scan(text) == []
+
+
+@pytest.mark.parametrize(
+    ("value", "strong"),
+    [
+        (STRONG, True), (PASSPHRASE, True), ("user:" + "123", False), ("(base64-encoded)", False),
+        (rand(40, HEX), False), ("Excel" + "365", False), ("read_only", False),
+    ],
+)
+def test_a_strong_password_shape_needs_mixed_classes_or_a_long_passphrase(value, strong):
+    from stores.console_checks.detectors.secret_values import strong_password
+
+    assert strong_password(value) is strong

@@ -3,21 +3,27 @@
 A value counts when it has the shape of a credential (``secret_values``) and stands in a
 credential context. The contexts form a small grammar, not a list of sentences:
 
-- **after a credential noun**: ``NOUN [for/für/pour/para WHO] [encoding] COPULA VALUE``, where the
-  copula is ``:``, ``=``, "is", "ist", "lautet", "est", "es"...; a value written right after the
-  noun ("with password X") must have a stronger shape. Token nouns ("API key", "token", "bearer",
-  "jeton", "API-Schlüssel") take a high-entropy hex or base64 run as well.
+- **after a credential noun**: ``NOUN [words about it] [encoding] COPULA VALUE``, where the words
+  are any of one sentence ("für den Staging-Postgres (Benutzer loader_prod)", "we set during setup",
+  "on the VM, it"), unless the first or last of them make it something other than the value
+  ("hash", "fingerprint", "length", "name": ``_NOT_THE_VALUE``), and the copula is ``:``, ``=``,
+  ``?``, "is", "ist", "lautet", "est", "es", "it's"... A value written right after the noun, with
+  no copula, must be strictly shaped. Loose nouns ("pass", "key", "clé") need a strong value
+  (``strong_password``). Token nouns ("API key", "token", "bearer", "jeton", "server token") take a
+  high-entropy hex or base64 run, or a UUID after a copula.
 - **what a login takes**: a login verb ("log in", "anmelden", "se connecter", "iniciar sesión")
-  followed on its line by "with/using/mit/avec/con VALUE".
+  followed on its line by "with/using/mit/avec/con [USER and] VALUE".
 - **what a thing opens with**: a login, an archive, a keystore, a vault, a prompt... that "takes",
-  "opens with", "wants", "accepts" (and their German, French and Spanish forms) a VALUE; a VALUE
-  one is told to type or enter at a prompt.
+  "wants", "accepts" a VALUE; anything that "opens/unlocks/decrypts with" one; a VALUE followed by
+  "as the" and a credential noun; "mit VALUE entschlüsseln" (German puts the verb last); a VALUE one
+  is told to type or enter in a sentence about a prompt, a login or a credential.
 - **a pair**: ``user / value`` or ``user, value``, where the user is an e-mail address, or an
-  account name on a line (or below a line) that speaks of logging in.
-- **halves to join**: fragments in a paragraph that names a credential and says to join its parts,
-  scored once joined.
+  account name on a line (or below a line) that speaks of logging in or of credentials.
+- **halves to join**: fragments in a paragraph that names a credential and says to join its parts
+  (in words, or with a ``+`` between quoted parts), scored once joined.
 
 A value wrapped across a line break is joined with the start of the next line before it is scored.
+A value's shape is worked out only once a context is found (``_Shape``), so prose costs little.
 Every function here works on the note's text and its lower-cased copy (same offsets).
 """
 
@@ -26,7 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .secret_values import password_shaped, reference_end, token_shaped
+from .secret_values import password_shaped, reference_end, strong_password, token_shaped
 
 __all__ = ["prose_spans"]
 
@@ -36,33 +42,48 @@ _PASSWORD_NOUN = (
     r"pass(?:word|wort|phrase|code|wd)(?:s|e|es)?|pass[ \-](?:phrase|code)|kennw[oö]rt(?:e|er)?|pwd|"
     r"mots?[ \-]de[ \-]passe|mdp|contrase[ñn]as?|claves?(?![ \-](?:de[ \-])?api)|"
     r"pin(?:[ \-]?code)?|code[ \-]pin|geheimzahl|zugangscode|codes?[ \-]d'acc[eè]s|c[oó]digo[ \-]de[ \-]acceso|"
-    r"unlock[ \-]code|entsperrcode|secret|geheimnis|login[ \-]password|master[ \-]password"
+    r"unlock[ \-]code|entsperrcode|secret|secrets?|secreto|geheimnis|login[ \-]password|master[ \-]password|"
+    r"phrase[ \-]secr[èe]te|phrase[ \-]de[ \-]passe|frase[ \-](?:secreta|de[ \-]paso)|geheimwort|losung|"
+    r"pass|pw|key\d?|cl[ée]|llave"
 )
 _TOKEN_NOUN = (
     r"api[ \-_]?keys?|api[ \-]?schl[üu]ssel|cl[ée]s?[ \-](?:d'|de[ \-])?api|claves?[ \-](?:de[ \-])?api|"
     r"(?:access|secret|auth|signing|webhook|app|application|client)[ \-](?:key|token|secret)s?|"
-    r"auth(?:entication)?[ \-]token|tokens?|jetons?|bearer|zugriffstoken|schl[üu]ssel"
+    r"auth(?:entication)?[ \-]token|tokens?|jetons?|bearer|zugriffstoken|schl[üu]ssel|"
+    r"(?:account|storage|master|shared|primary|secondary|signing|encryption|server|service|private|"
+    r"project|personal|admin|partner|integration)[ \-](?:key|token|secret)\d?s?"
+)
+# A credential noun read loosely ("pass", "key", "clé") needs a value shaped strongly (``strong_password``).
+_LOOSE_NOUN = frozenset({"pass", "key", "clé", "cle", "llave", "secrets", "losung"})
+# Words that make what follows a credential noun something other than its value: "the password hash
+# is ...", "the token count limit is ...", "the key fingerprint: ...", "the secret name is ...".
+_NOT_THE_VALUE = re.compile(
+    r"(?<![\w\-])(?:hash(?:es|ed)?|digest|fingerprints?|checksum|sha\d*|md5|length|policy|policies|count|limit|"
+    r"expiry|expires|id|ids|name|names|label|hint|manager|field|column|variable|var|prefix|format|rule|scope|"
+    r"version|revision|commit|release|tag|port|path|file|location|type|public|rotation\s+date|age|size|"
+    r"l[äa]nge|richtlinie|longueur|politique|longitud|pol[íi]tica|nombre|nom)(?![\w\-])"
 )
 # Who the credential is for: "for the etl user", "für LOADER", "du compte X", "de la cuenta Y".
-_QUALIFIER = (
-    r"(?:\s+(?:for|of|on|to|at|f[üu]r|von|vom|zum|zur|beim|du|de|des|pour|para|del|de[ \-]la|de[ \-]l')"
-    r"(?:\s+(?:the|our|this|that|den|die|das|dem|der|le|la|les|l'|el|los|las|ce|cet|cette|ese|esa))?"
-    r"(?:\s+(?:user|account|role|login|service|database|server|host|konto|benutzer|nutzer|zugang|compte|"
-    r"utilisateur|serveur|cuenta|usuario|servidor))?"
-    r"\s*[\w.@\-]+"
-    r"(?:\s+(?:user|account|role|login|service|database|db|box|server|host|vm|instance|konto|benutzer|"
-    r"nutzer|zugang|compte|utilisateur|serveur|cuenta|usuario|servidor))?){0,2}"
-)
+# What the credential is for, and any words about it, up to the copula: "for the etl user", "für den
+# Staging-Postgres (Benutzer loader_prod)", "du compte dbt_svc après la rotation", "we set during
+# setup", "on the analysis VM, it". Within one sentence: no sentence end, no colon or equals sign.
+_QUALIFIER = r"(?P<qual>(?:[^\n.!?:=]|\.(?=\w)){0,90}?)"
 _ENCODING = (
     r"(?:\s*[,(]?\s*(?:(?:in|en|as|als|como|comme)\s+)?(?:base[ \-]?64|b64|hex(?:adecimal)?|hexa)"
     r"(?:[ \-]?(?:encoded|kodiert|codiert|cod[ée]e?|codificad[ao]|chiffr[ée]e?))?\s*[,)]?)?"
 )
 _COPULA = (
-    r"(?:\s*(?::|=|=>|->|→|:=)"
+    r"(?:\s*(?::|=|=>|->|→|:=|\?)"
     r"|\s+(?:is(?:\s+now|\s+still|\s+set\s+to)?|was(?:\s+set\s+to|\s+changed\s+to|\s+reset\s+to)?|"
     r"are|reads|became|ist(?:\s+jetzt|\s+noch)?|war|lautet|lautete|hei[ßs]t|sind|est|[ée]tait|sera|sont|"
-    r"es|era|ser[áa]|son|now|set\s+to|changed\s+to|reset\s+to|ge[äa]ndert\s+(?:auf|in|zu)|auf)"
-    r"(?:\s*:)?)"
+    r"es|era|ser[áa]|son|now|set\s+to|changed\s+to|reset\s+to|ge[äa]ndert\s+(?:auf|in|zu)|auf|"
+    r"becomes|wird|devient|queda|pasa\s+a\s+ser)"
+    # an adverb of time after the verb: "lautet jetzt", "est désormais", "es ahora"
+    r"(?:\s+(?:now|currently|still|jetzt|nun|noch|aktuell|derzeit|maintenant|d[ée]sormais|actuellement|"
+    r"toujours|ahora|actualmente|todav[íi]a|ya))?"
+    r"|(?<=\w)['’]s"  # "it's", "that's"
+    r"|\s+c['’]est|\s+ist\s+es|\s+es\s+ist)"
+    r"(?:\s*:)?"
 )
 _OPEN = r"""\s*(?:\*\*|__)?\s*(?:["'`«“‘]\s*)?"""
 _LOGIN_VERB = re.compile(
@@ -70,7 +91,7 @@ _LOGIN_VERB = re.compile(
     r"authenticat\w*|ssh|sudo|anmelden|angemeldet|meld\w*\s+(?:dich|sich|euch|mich|ihn|uns)(?:\s+an)?|"
     r"einloggen|eingeloggt|logg\w*\s+(?:dich|sich|euch|mich|uns)(?:\s+ein)?|se\s+connecter|connecte[rz]?(?:-vous)?|"
     r"connectez-vous|identifiez-vous|s'identifier|iniciar\s+sesi[oó]n|inicia\s+sesi[oó]n|inicie\s+sesi[oó]n|"
-    r"con[eé]ctate|conectarse|con[eé]ctese|entra|accede)(?![\w\-])"
+    r"con[eé]ctate|conectarse|con[eé]ctese|entra[rs]?|entre|accede[rs]?|ingresa[rs]?|ingrese)(?![\w\-])"
 )
 _THING = (
     r"login|log-?in|sign-?in|archive|zip(?:\s+file)?|7z|rar|tarball|keystore|truststore|key\s?store|keychain|"
@@ -79,7 +100,7 @@ _THING = (
     r"connexion|archivo|fichero|almac[ée]n|llavero|b[óo]veda|cuenta|sesi[óo]n"
 )
 _OPENS_WITH = re.compile(
-    rf"(?<![\w\-])(?:{_THING})(?![\w\-])(?:[^\n.!?]|\.(?=\w)){{0,40}}?(?<![\w\-])(?:"
+    rf"(?<!\w)(?:{_THING})(?![\w\-])(?:[^\n.!?]|\.(?=\w)){{0,40}}?(?<![\w\-])(?:"
     r"takes|took|take|opens\s+with|opened\s+with|open\s+with|unlocks\s+with|unlock\s+with|accepts|accepted|"
     r"wants|expects|asks\s+for|needs|requires|is\s+protected\s+(?:with|by)|is\s+locked\s+with|"
     r"is\s+encrypted\s+with|decrypts\s+with|"
@@ -88,9 +109,12 @@ _OPENS_WITH = re.compile(
     r"se\s+abre\s+con|abre\s+con|pide|acepta|espera|necesita|requiere|quiere)"
     rf"(?![\w\-])(?:\s+(?:the|das|den|le|la|el)?\s*(?:{_PASSWORD_NOUN}))?(?:\s*:)?{_OPEN}"
 )
+_THING_WORD = re.compile(rf"(?<!\w)(?:{_THING})(?!\w)")
+_COPULA_BEFORE = re.compile(_COPULA + r"(?:\*\*|__)?[ \t]*$")
 _TYPE_VERB = re.compile(
-    r"(?<![\w\-])(?:type|enter|paste|tippe|tippen|tipp|gib|geben\s+sie|tapez|tape|saisissez|saisis|entrez|"
-    r"escribe|escriba|introduce|introduzca|teclea|wants|will)\s+" + _OPEN
+    r"(?<![\w\-])(?:type|typed|enter|paste|tippe|tippen|tipp|gib|geben\s+sie|einzugeben(?:\s+ist)?|eingeben|"
+    r"eintippen|tapez|taper|tape|saisir|saisissez|saisis|entrez|entrer|"
+    r"escribe|escriba|escribir|introduce|introduzca|introducir|teclea|teclee|teclear|ingresar|wants|will)\s+" + _OPEN
 )
 _TYPE_AFTER = re.compile(
     r"""["'`»”’]?\s*(?:at|in|into|when|on|as|ein|an|bei|wenn|à|au|dans|quand|lorsque|en|cuando|al|typed|"""
@@ -98,24 +122,33 @@ _TYPE_AFTER = re.compile(
 )
 
 _LOGIN_CONTEXT = re.compile(
-    r"(?<![\w\-])(?:log(?:ged|ging|s)?[ \-]?(?:in|on)|login|sign[ \-]?in|credentials?|creds|account|user(?:name)?|"
+    r"(?<!\w)(?:log(?:ged|ging|s)?[ \-]?(?:in|on)|login|sign[ \-]?in|credentials?|creds|account|user(?:name)?|"
     r"benutzer(?:name)?|anmeldung|anmelden|zugang(?:sdaten)?|konto|login-daten|identifiants?|compte|connexion|"
-    r"utilisateur|usuario|cuenta|credenciales|acceso|sesi[oó]n)(?![\w\-])"
+    r"utilisateur|usuario|cuenta|credenciales|acceso|acc[eè]s|sesi[oó]n)(?![\w\-])"
 )
 _HALF_WORD = re.compile(
-    r"(?<![\w\-])(?:halves|half|parts?|pieces?|first|second|chunks?|h[äa]lfte[n]?|teile?|moiti[ée]s?|parties?|"
-    r"mitad(?:es)?|partes?|trozos?)(?![\w\-])"
+    r"(?<![\w\-])(?:halves|half|parts?|pieces?|first|second|chunks?|fragments?|segments?|h[äa]lfte\w*|teil\w*|"
+    r"st[üu]ck\w*|moiti[ée]s?|parties?|morceaux|morceau|mitad(?:es)?|partes?|trozos?|fragmentos?)(?![\w\-])"
 )
 _JOIN_WORD = re.compile(
     r"(?<![\w\-])(?:join(?:ed)?|concatenat\w*|combine[ds]?|put\s+together|glue[ds]?|append(?:ed)?|together|"
     r"zusammen\w*|anh[äa]ngen|verbinden|hintereinander|concat[ée]n\w*|joindre|coll[ée]\w*|assembl\w*|"
-    r"bout\s+[àa]\s+bout|unir|une[ns]?|juntar|junta[ns]?|concatena\w*|pega\w*|seguid[ao]s?)(?![\w\-])"
+    r"bout\s+[àa]\s+bout|unir\w*|une[ns]?|junt\w+|concatena\w*|pega\w*|seguid[ao]s?)(?![\w\-])"
 )
 _FRAGMENT = re.compile(
     r"""["'`«“‘][ \u00a0]?([^\s"'`«»“”‘’]{2,40})[ \u00a0]?["'`»”’]|(?<![\w\-])([^\s"'`«»“”‘’,;:()]{2,40})"""
 )
+# Quoted fragments written with a "+" between them: "Wk4#t" + "r9PzQ".
+_PLUS_JOIN = re.compile(r"""["'`»”’][ \t]*\+[ \t]*["'`«“‘]""")
 _CREDENTIAL_WORD = re.compile(rf"(?<![\w\-])(?:{_PASSWORD_NOUN}|{_TOKEN_NOUN})(?![\w\-])")
 
+# A slot of a naming pattern inside a value: "<team>", "{env}", "${ENV}".
+_TEMPLATE_SLOT = re.compile(r"<[A-Za-z_][\w \-]{0,30}>|\$?\{[A-Za-z_][\w.\-]{0,30}\}")
+# A program and its version, what a file "opens with": Excel365, Python3.11, Office-2019.
+_PRODUCT = re.compile(r"^[A-Z]?[a-z]{2,}[ \-_]?v?\d+(?:\.\d+)*$")
+# The accounts every system has: a pair "admin / VALUE" needs no login word around it.
+_ACCOUNT_NAMES = frozenset("admin administrator root sa postgres superuser sysadmin ubuntu guest".split())
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 _CLOSERS = "\"'`»”’"
 _TRAILING = ".,;:)]}>" + _CLOSERS
 _OPENERS = "\"'`«“‘"
@@ -129,12 +162,14 @@ _CANDIDATE = re.compile(
 _WINDOW = 160
 
 _NOUN_BEFORE = re.compile(
-    rf"(?<![\w\-])(?:(?P<pw>{_PASSWORD_NOUN})|(?P<tok>{_TOKEN_NOUN}))"
-    rf"(?:(?P<copula>{_QUALIFIER}{_ENCODING}{_COPULA}{_ENCODING})|(?P<direct>[ \t]+))(?:\*\*|__)?[ \t]*$"
+    rf"(?<![\w\-])(?:(?P<tok>{_TOKEN_NOUN})|(?P<pw>{_PASSWORD_NOUN}))(?![\w\-])"
+    rf"(?:(?P<copula>{_QUALIFIER}{_ENCODING}{_COPULA}{_ENCODING})|(?P<direct>{_ENCODING}[ \t]+))(?:\*\*|__)?[ \t]*$"
 )
 _LOGIN_BEFORE = re.compile(
     _LOGIN_VERB.pattern + rf"(?:[^\n.!?]|\.(?=\w)){{0,80}}?(?<![\w\-])(?:with|using|via|mit|avec|con|par|by)\s+"
-    rf"(?:(?:the|das|dem|le|la|el|its|seinem|seiner)\s+)?(?:(?:{_PASSWORD_NOUN})\s+)?(?::\s*)?(?:\*\*|__)?[ \t]*$"
+    rf"(?:(?:the|das|dem|le|la|el|its|seinem|seiner)\s+)?(?:(?:{_PASSWORD_NOUN})\s+)?(?::\s*)?"
+    # "with looker_svc and VALUE", "mit analyst / VALUE": the login name first, then the value.
+    r"(?P<user>[\w.@+\-]{2,40}\s*(?:and|und|et|y|e|/|,)\s*)?(?:\*\*|__)?[ \t]*$"
 )
 _OPENS_BEFORE = re.compile(_OPENS_WITH.pattern.removesuffix(_OPEN) + r"(?:\*\*|__)?[ \t]*$")
 _TYPE_BEFORE = re.compile(_TYPE_VERB.pattern.removesuffix(_OPEN) + r"[ \t]*$")
@@ -142,7 +177,37 @@ _PAIR_BEFORE = re.compile(
     r"(?<![\w@.+\-/])(?P<user>[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+|[A-Za-z][\w.\-]{1,40})"
     r"(?P<sep>[ \t]+/[ \t]+|[ \t]*/[ \t]*|[ \t]*,[ \t]+|[ \t]+\|[ \t]+)$"
 )
-_PIN_NOUN = re.compile(r"(?<![\w\-])(?:pin(?:[ \-]?code)?|code[ \-]pin|geheimzahl)" + _COPULA + r"[ \t]*$")
+_PIN_NOUN = re.compile(
+    r"(?<![\w\-])(?:pin(?:[ \-]?code)?|code[ \-]pin|c[oó]digo[ \-]pin|pin[ \-]nummer|geheimzahl)(?![\w\-])"
+    + _QUALIFIER
+    + _COPULA
+    + r"[ \t]*$"
+)
+# A value typed, unlocked or decrypted with, read from the words after it: "acepta X como contraseña",
+# "X as the password", "lässt sich mit X entschlüsseln" (German puts the verb last).
+_AS_NOUN_AFTER = re.compile(
+    r"""["'`»”’]?\s+(?:as|als|comme|como|en\s+tant\s+que)\s+(?:(?:the|its|a|das|den|ein|le|la|l'|el|su|un|una)\s*)?"""
+    r"(?:(?:new|neues?|nouveau|nouvelle|nueva|nuevo|admin)\s+)?(?P<noun>" + _PASSWORD_NOUN + r")(?![\w\-])"
+)
+_VERB_LAST_AFTER = re.compile(
+    r"""["'`»”’]?\s+(?:zu\s+)?(?:entschl[üu]sseln|[öo]ffnen|entsperren|anmelden|einloggen|freischalten|eingeben|"""
+    r"eintippen|eingetippt|eingegeben|entschl[üu]sselt|ge[öo]ffnet)(?![\w\-])"
+)
+_WITH_BEFORE = re.compile(r"(?<![\w\-])(?:mit|with|avec|con)\s+(?:\*\*|__)?[ \t]*$")
+# Opening, unlocking or decrypting with a value: the verb says what the value is, whatever is opened.
+_UNLOCK_BEFORE = re.compile(
+    r"(?<![\w\-])(?:opens?|opened|opening|unlocks?|unlocked|decrypts?|decrypted|decrypting|s'ouvre|ouvre|"
+    r"d[ée]verrouille\w*|d[ée]chiffre\w*|se\s+abre|abre|descifra\w*|desbloquea\w*|desencripta\w*|"
+    r"[öo]ffnet(?:\s+sich)?|entschl[üu]sselt(?:\s+sich)?|entsperrt(?:\s+sich)?)"
+    r"\s+(?:with|using|mit|avec|con|par)\s+(?:(?:the|its|das|dem|der|le|la|l'|el|su)\s*)?"
+    rf"(?:(?:{_PASSWORD_NOUN})\s+)?(?::\s*)?(?:\*\*|__)?[ \t]*$"
+)
+# What makes a sentence about a prompt or a login: a value typed in it is what the prompt wants.
+_PROMPT_CONTEXT = re.compile(
+    r"(?<![\w\-])(?:prompt\w*|asks?|asked|fragt|gefragt|demande\w*|pide|pregunta\w*|sudo|ssh|unlock\w*|"
+    r"entsperr\w*|d[ée]verrouill\w*|desbloque\w*)(?![\w\-])"
+)
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
 _LINE_TAIL = re.compile(r"(\S+)[ \t]*$")
 _CONTINUATION = re.compile(r"[ \t>]*([^\s]{1,40})")
 _DIGITS = re.compile(r"(?<![\w.:/\-])\d{4,8}(?![\w:/\-]|[.,]\d)")
@@ -188,45 +253,164 @@ def _login_nearby(lower: str, line_start: int) -> bool:
     return bool(_LOGIN_CONTEXT.search(window) or _LOGIN_VERB.search(window))
 
 
+def _about_the_credential(qual: str) -> bool:
+    """Whether the words after a credential noun name something about it, not its value: "hash",
+    "fingerprint", "length" right after the noun ("the password hash is") or right before the copula
+    ("the token for the loader, its expiry:")."""
+    words = qual.split()
+    if not words:
+        return False
+    near = " ".join(words[:2] + words[-1:])
+    return bool(_NOT_THE_VALUE.search(near))
+
+
+class _Shape:
+    """What a candidate value looks like, each answer worked out once and only when a context asks."""
+
+    __slots__ = ("value", "_shaped", "_strict", "_strong")
+
+    def __init__(self, value: str) -> None:
+        self.value = value
+        self._shaped: bool | None = None
+        self._strict: bool | None = None
+        self._strong: bool | None = None
+
+    @property
+    def shaped(self) -> bool:
+        if self._shaped is None:
+            self._shaped = password_shaped(self.value) and not _TEMPLATE_SLOT.search(self.value)
+        return self._shaped
+
+    @property
+    def strict(self) -> bool:
+        if self._strict is None:
+            self._strict = self.shaped and password_shaped(self.value, strict=True)
+        return self._strict
+
+    @property
+    def strong(self) -> bool:
+        if self._strong is None:
+            self._strong = self.strict and strong_password(self.value)
+        return self._strong
+
+
+def _noun_kind(lower: str, lo: int, ctx_end: int, shape: _Shape) -> str | None:
+    """The type of credential the value is, when a credential noun (and its clause) ends at ``ctx_end``."""
+    value = shape.value
+    pos = lo
+    while pos < ctx_end:
+        m = _NOUN_BEFORE.search(lower, pos, ctx_end)
+        if m is None:
+            return None
+        pos = m.start() + 1
+        if _about_the_credential(m.group("qual") or ""):
+            continue  # "the password hash is ...", "the key fingerprint: ..."
+        if _TEMPLATE_SLOT.search(value):
+            return None  # "svc_<team>_v2", "{env}_loader": a naming pattern, not a value
+        copula = m.group("copula") is not None
+        if m.group("tok") is not None:
+            if token_shaped(value) or shape.strong or (copula and shape.shaped):
+                return "Secret Assignment"
+            # Some providers' keys are UUIDs (Postmark, Heroku): after a token noun and a copula, one is.
+            if copula and _UUID.match(value):
+                return "Secret Assignment"
+            continue
+        noun = m.group("pw")
+        if noun in _LOOSE_NOUN or noun.startswith("key"):
+            ok = shape.strong  # "pass X", "key X", "clé : X": words of many other meanings
+        elif copula:
+            ok = shape.shaped
+        else:
+            ok = shape.strict
+        if ok:
+            return "Password"
+    return None
+
+
+def _sentence_about_a_login(lower: str, lo: int, ctx_end: int, nouns: bool = True) -> bool:
+    """Whether the sentence up to ``ctx_end`` speaks of a prompt, a login, a thing one unlocks, or
+    (with ``nouns``) a credential."""
+    sentence = lower[_sentence_start(lower, lo, ctx_end) : ctx_end]
+    return bool(
+        _PROMPT_CONTEXT.search(sentence)
+        or _LOGIN_CONTEXT.search(sentence)
+        or _LOGIN_VERB.search(sentence)
+        or nouns and _CREDENTIAL_WORD.search(sentence)
+        or _THING_WORD.search(sentence)
+    )
+
+
+def _sentence_start(lower: str, lo: int, ctx_end: int) -> int:
+    """Where the sentence holding ``ctx_end`` starts (no earlier than ``lo``)."""
+    start = lo
+    for m in _SENTENCE_END.finditer(lower, lo, ctx_end):
+        start = m.end()
+    return start
+
+
 def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str | None:
-    """The type of credential ``value`` is, read from the context that ends at ``ctx_end``; or None."""
+    """The type of credential ``value`` is, read from the context that ends at ``ctx_end``; or None.
+
+    Each context is a regex over at most ``_WINDOW`` characters before the value (or a few after it);
+    the value's shape is worked out only once a context is found.
+    """
     while ctx_end > 0 and text[ctx_end - 1] in _OPENERS + "*_(":
         ctx_end -= 1  # the value's opening quote or emphasis: "**Password:** `value`"
     line_start = lower.rfind("\n", 0, ctx_end) + 1
     lo = max(line_start, ctx_end - _WINDOW)
-    shaped = password_shaped(value)
-    m = _NOUN_BEFORE.search(lower, lo, ctx_end)
-    if m is not None:
-        if m.group("tok") is not None:
-            ok = token_shaped(value) or (m.group("copula") is not None and shaped)
-            if ok:
-                return "Secret Assignment"
-        elif shaped if m.group("copula") is not None else password_shaped(value, strict=True):
-            return "Password"
-    if not shaped:
-        return None
-    if _LOGIN_BEFORE.search(lower, lo, ctx_end):
+    shape = _Shape(value)
+    kind = _noun_kind(lower, lo, ctx_end, shape)
+    if kind is not None:
+        return kind
+
+    def plain() -> bool:  # shaped, and not a program's name ("opens with Excel365")
+        return shape.shaped and not _PRODUCT.match(value)
+
+    after = start + len(value)
+    m = _LOGIN_BEFORE.search(lower, lo, ctx_end)
+    if m is not None and plain() and (m.group("user") is None or shape.strong):
         return "Login Credentials"
-    if _OPENS_BEFORE.search(lower, lo, ctx_end):
+    if (_OPENS_BEFORE.search(lower, lo, ctx_end) or _UNLOCK_BEFORE.search(lower, lo, ctx_end)) and plain():
         return "Password"
-    if _TYPE_BEFORE.search(lower, lo, ctx_end):
-        after = start + len(value)
-        if _TYPE_AFTER.match(lower, after + (1 if after < len(lower) and lower[after] == " " else 0)):
+    m = _AS_NOUN_AFTER.match(lower, after)
+    if m is not None and plain():
+        noun = m.group("noun")
+        if shape.strong or noun not in _LOOSE_NOUN and not noun.startswith("key"):
             return "Password"
-    m = _PAIR_BEFORE.search(text, lo, ctx_end)
-    if m is not None:
-        user = m.group("user")
-        if "@" in user:
-            return "Login Credentials"
-        loginish = any(c in user for c in "_.-") or any(c.isdigit() for c in user) or user.isupper()
-        spaced = "/" not in m.group("sep") or " " in m.group("sep")
-        if (
-            loginish
-            and spaced
-            and password_shaped(value, strict=True)
-            and _login_nearby(lower, line_start)
-        ):
-            return "Login Credentials"
+    verb_last = _VERB_LAST_AFTER.match(lower, after) is not None
+    if verb_last and _WITH_BEFORE.search(lower, lo, ctx_end) and plain():
+        return "Password"
+    typed = _TYPE_BEFORE.search(lower, lo, ctx_end) is not None
+    if typed and _TYPE_AFTER.match(lower, after + (1 if after < len(lower) and lower[after] == " " else 0)):
+        if plain():
+            return "Password"
+    if (typed or verb_last) and shape.strong and plain():
+        # Only a strong value: "when the prompt asks for the model, type claude-3-5-sonnet" names a model.
+        # "when the webserver prompts for the admin login, type VALUE"; "beim sudo will er VALUE eingetippt haben"
+        if _sentence_about_a_login(lower, lo, ctx_end):
+            return "Password"
+    if shape.strong and _COPULA_BEFORE.search(lower, max(lo, ctx_end - 40), ctx_end) and plain():
+        # "if psql asks, the answer is VALUE": a copula in a sentence about a prompt or a login (a
+        # credential noun there was read above, and may have named something else: "pin ... by SHA:")
+        if _sentence_about_a_login(lower, lo, ctx_end, nouns=False):
+            return "Password"
+    if ctx_end > lo and lower[ctx_end - 1] in " \t/,|":
+        m = _PAIR_BEFORE.search(text, max(lo, ctx_end - 60), ctx_end)
+        if m is not None and plain():
+            user = m.group("user")
+            if "@" in user:
+                return "Login Credentials"
+            loginish = (
+                any(c in user for c in "_.-") or any(c.isdigit() for c in user) or user.isupper()
+                or user.lower() in _ACCOUNT_NAMES
+            )
+            spaced = "/" not in m.group("sep") or " " in m.group("sep")
+            if (
+                spaced
+                and (shape.strong or loginish and shape.strict)
+                and (_login_nearby(lower, line_start) or shape.strong and loginish)
+            ):
+                return "Login Credentials"
     return None
 
 
@@ -259,14 +443,15 @@ def _pin_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
     if "pin" not in lower and "geheimzahl" not in lower:
         return
     for m in _DIGITS.finditer(text):
-        lo = max(lower.rfind("\n", 0, m.start()) + 1, m.start() - 60)
-        if _PIN_NOUN.search(lower, lo, m.start()):
+        lo = max(lower.rfind("\n", 0, m.start()) + 1, m.start() - 120)
+        pin = _PIN_NOUN.search(lower, lo, m.start())
+        if pin is not None and not _about_the_credential(pin.group("qual") or ""):
             yield (m.start(), m.end(), "Password")
 
 
 def _half_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
     """Fragments in a paragraph that names a credential and says to join its parts, scored joined."""
-    if not _HALF_WORD.search(lower) or not _JOIN_WORD.search(lower):
+    if not _HALF_WORD.search(lower) or not (_JOIN_WORD.search(lower) or _PLUS_JOIN.search(text)):
         return
     pos = 0
     for paragraph in re.split(r"\n[ \t]*\n", text):
@@ -275,7 +460,7 @@ def _half_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
         para_lower = lower[start : start + len(paragraph)]
         if len(paragraph) > 600 or not (
             _HALF_WORD.search(para_lower)
-            and _JOIN_WORD.search(para_lower)
+            and (_JOIN_WORD.search(para_lower) or _PLUS_JOIN.search(paragraph))
             and (_CREDENTIAL_WORD.search(para_lower) or _LOGIN_CONTEXT.search(para_lower))
         ):
             continue

@@ -19,9 +19,13 @@ import re
 
 __all__ = [
     "entropy",
+    "hash_prefixed",
+    "hash_shaped",
     "is_placeholder",
     "password_shaped",
+    "public_key_material",
     "reference_end",
+    "strong_password",
     "token_shaped",
 ]
 
@@ -54,6 +58,12 @@ _REFERENCE_AT = re.compile(
     # A function call or lookup that fetches the value: env_var('X'), os.environ["X"], get_secret(...).
     r"""|[A-Za-z_][\w.]{0,60}\((?:[^()\n]|\([^()\n]*\)){0,200}\)"""
     r"""|(?:os\.)?environ(?:\.get)?\[[^\]\n]{1,80}\]"""
+    # A YAML tag that fetches or encrypts the value: Ansible's "!vault |", CloudFormation's "!Ref X".
+    r"""|!(?:vault|Ref|Sub|GetAtt|ImportValue|FindInMap|Join|Select|Split|Base64|secret|env|ENV|include|var|"""
+    r"""reference|encrypted)(?![\w\-])(?:[ \t]+[|>][+\-]?|[ \t]+[^\s]{1,120})?"""
+    # A dotted lookup in a config language: var.snowflake_password (Terraform), secrets.X, env.X.
+    r"""|(?:var|local|locals|module|data|each|env|secrets|vars|inputs|params|settings|config|conn|context|"""
+    r"""steps|needs|matrix|values|self)\.[A-Za-z_][\w\-]*(?:\.[A-Za-z_][\w\-]*|\[[^\]\n]{1,60}\])*"""
 )
 
 
@@ -164,6 +174,39 @@ _WORDS_AND_DIGITS = re.compile(
 )
 
 
+# Public key material, written in place of a secret but never one: the DER header every public key
+# (SubjectPublicKeyInfo: RSA, EC, Ed25519) or certificate starts with in base64, or an OpenSSH public
+# key body ("ssh-ed25519 AAAAC3Nza...").
+_PUBLIC_KEY_BODY = re.compile(
+    r"MII[A-Za-z0-9+/]{2}jANBgkqhkiG9w0BAQEF|MIG[fb]MA0GCSqGSIb3DQEBAQUAA4G|MFkwEwYHKoZIzj0CAQ|MHYwEAYHKoZIzj0CAQ|"
+    r"MCowBQYDK2V[wx]A|MII[A-Za-z0-9+/]{3,4}CCA[A-Za-z0-9+/]{2}gAwIBAgI|AAAA[A-Z]3NzaC1|AAAAE2VjZHNhLXNoYTIt"
+)
+# A digest named by its algorithm: "sha256:d378...", "h1:On0B...=" (Go and Terraform lock files),
+# "md5-...", "sha512-..." (npm integrity).
+_HASH_PREFIXED = re.compile(r"^(?:sha\d{0,3}|md5|h1|blake2[bs]?|blake3|xxh\d*|crc32c?|sri)[:=\-][A-Za-z0-9+/=_\-:]{16,}$", re.I)
+_HASH_LENGTHS = frozenset({32, 40, 56, 64, 96, 128})
+# A package pinned to a version: dbt-snowflake==1.8.3, apache-airflow>=2.9, pkg@1.2.0.
+# A reference to a version of something: actions/checkout@b4ffde6, org/image@sha256:..., repo@v2.
+_AT_REFERENCE = re.compile(r"^[\w.\-]+(?:/[\w.\-]+)+@[\w.:\-]+$")
+_PACKAGE_PIN = re.compile(r"^[A-Za-z][\w.\-]*(?:===?|>=|<=|~=|!=|\^|@)[vV]?\d+(?:\.[\w*]+)*(?:,.*)?$")
+
+
+def public_key_material(value: str) -> bool:
+    """Whether ``value`` is (the start of) a public key or certificate body: shown, never secret."""
+    return bool(_PUBLIC_KEY_BODY.match(value.strip().strip(_QUOTES)))
+
+
+def hash_prefixed(value: str) -> bool:
+    """Whether ``value`` is a digest written with its algorithm: ``sha256:d378...``, ``h1:On0B...=``."""
+    return bool(_HASH_PREFIXED.match(value.strip().strip(_QUOTES)))
+
+
+def hash_shaped(value: str) -> bool:
+    """Whether ``value`` reads as a digest: prefixed by its algorithm, or bare hex of a digest's length."""
+    v = value.strip().strip(_QUOTES)
+    return bool(_HASH_PREFIXED.match(v)) or (bool(_HEX.match(v)) and len(v) in _HASH_LENGTHS)
+
+
 def _classes(value: str) -> tuple[bool, bool, bool, bool, bool]:
     lower = any(c.islower() for c in value)
     upper = any(c.isupper() for c in value)
@@ -185,6 +228,10 @@ def _looks_like_something_else(v: str) -> bool:
         or _NUMBER_UNIT.match(v)
         or _ENV_NAME.match(v)
         or _UUID.match(v)
+        or _PACKAGE_PIN.match(v)
+        or _AT_REFERENCE.match(v)
+        or _HASH_PREFIXED.match(v)
+        or public_key_material(v)
     )
 
 
@@ -197,11 +244,18 @@ def password_shaped(value: str, *, strict: bool = False) -> bool:
     a placeholder is not. ``strict`` asks for more (used where the context is weaker: a pair of
     values next to a login rather than after a credential noun).
     """
-    v = value.strip(_QUOTES)
-    if len(v) < 6 or len(v) > 128 or is_placeholder(v) or _looks_like_something_else(v):
+    return _password_shaped(value.strip(_QUOTES), strict)
+
+
+def _password_shaped(v: str, strict: bool) -> bool:
+    # Cheap tests first: most values a note holds are words, numbers or dates. A placeholder is
+    # ruled out last, only for what has a password's shape.
+    if len(v) < 6 or len(v) > 128 or any(c.isspace() for c in v) or _looks_like_something_else(v):
         return False
-    if any(c.isspace() for c in v):
-        return False
+    return _shape(v, strict) and not is_placeholder(v)
+
+
+def _shape(v: str, strict: bool) -> bool:
     lower, upper, digit, symbol, sep = _classes(v)
     letters = lower or upper
     if not letters:
@@ -232,6 +286,32 @@ def password_shaped(value: str, *, strict: bool = False) -> bool:
             and entropy(v) >= 3.5
         )
     return kinds >= 1
+
+
+def _class_runs(value: str) -> int:
+    """How many runs of one character class (lower, upper, digit, other) ``value`` is made of."""
+    runs, last = 0, None
+    for c in value:
+        kind = "l" if c.islower() else "u" if c.isupper() else "d" if c.isdigit() else "s"
+        if kind != last:
+            runs, last = runs + 1, kind
+    return runs
+
+
+def strong_password(value: str) -> bool:
+    """Whether ``value`` is shaped so like a password that a weak context suffices: three of lower,
+    upper, digit and symbol in eight or more characters (``kCI@0729$lm0R``), or a passphrase of three
+    or more words with digits (``orilla-lavanda-tilo21``). Hex (hashes, SHAs) never is.
+    """
+    v = value.strip(_QUOTES)
+    if len(v) < 8 or not password_shaped(v, strict=True) or _HEX.match(v):
+        return False
+    v = v.strip("()[]{}<>")  # brackets around a word ("(base64-encoded)") are prose, not symbols of a password
+    lower, upper, digit, symbol, _sep = _classes(v)
+    if sum((lower, upper, digit, symbol)) >= 3 and _class_runs(v) >= 4:
+        return True  # and mixed through the value, not "user:123" (a word, a colon, a number)
+    words = [p for p in re.split(r"[._\-+]", v) if re.match(r"[A-Za-z]{3,}", p)]
+    return digit and len(words) >= 3 and bool(_WORDS_AND_DIGITS.match(v))
 
 
 def token_shaped(value: str) -> bool:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import secret_formats, secret_prose
-from .secret_values import is_placeholder, reference_end
+from .secret_values import hash_prefixed, is_placeholder, password_shaped, public_key_material, reference_end
 
 __all__ = [
     "SecretFinding",
@@ -225,8 +225,11 @@ class _Engine:
             for secret in entry.plugin.analyze_line(
                 filename=FILENAME, line=line, line_number=number, context=context
             ):
-                if is_placeholder(secret.secret_value or ""):
+                value = secret.secret_value or ""
+                if is_placeholder(value) or is_placeholder(_whole_token(line, value)):
                     continue  # a documented example key, "user:password@" in a URI template
+                if public_key_material(value) or hash_prefixed(value):
+                    continue  # a public key's body or an algorithm-named digest: published, not secret
                 common = {"filename": secret.filename, "secret": secret.secret_value, "plugin": entry.plugin}
                 if self._filtered(self.secret_filters, line=line, **common):
                     continue
@@ -236,6 +239,23 @@ class _Engine:
         if found and self._filtered(self.line_filters, filename=FILENAME, line=line, context=context):
             return []
         return found
+
+
+_TOKEN_RUN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+def _whole_token(line: str, value: str) -> str:
+    """The whole run of token characters ``value`` sits in on ``line``: a plugin may report only a
+    key's prefix ("glpat"), and a placeholder is judged on the whole value ("glpat-XXXXXXXX...")."""
+    at = line.find(value) if value else -1
+    if at < 0:
+        return value
+    start, end = at, at + len(value)
+    while start > 0 and line[start - 1] in _TOKEN_RUN_CHARS:
+        start -= 1
+    while end < len(line) and line[end] in _TOKEN_RUN_CHARS:
+        end += 1
+    return line[start:end]
 
 
 _engine_lock = threading.Lock()
@@ -350,6 +370,8 @@ def _not_a_value(value: str) -> bool:
         or bool(_ENV_NAME.fullmatch(value))
         or bool(_PATHLIKE.search(value))
         or len(set(value.lower())) <= 2
+        or public_key_material(value)  # RSA_PUBLIC_KEY='MIIBIjAN...': a public key, shown on purpose
+        or hash_prefixed(value)  # sha256:..., h1:...: a digest named by its algorithm
     )
 
 
@@ -718,17 +740,39 @@ def _yaml_and_sql_passwords(note: _Note, in_code: Callable[[int], bool]) -> Iter
 _CLI_PASSWORD = re.compile(
     r"\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,200}?[ \t]-p(?P<a>[^\s'\"`]{4,})"
     r"|sshpass[ \t]+-p[ \t]*[\"']?(?P<b>[^\s'\"`]{4,})"
-    r"|security[ \t]+add-(?:generic|internet)-password\b[^\n]{0,200}?[ \t]-w[ \t]+[\"']?(?P<c>[^\s'\"`]{4,}))"
+    r"|security[ \t]+add-(?:generic|internet)-password\b[^\n]{0,200}?[ \t]-w[ \t]+[\"']?(?P<c>[^\s'\"`]{4,})"
+    # A login command given its password as a flag: docker login -p X, any "login ... --password X".
+    r"|\blogin\b[^\n]{0,200}?[ \t](?:-p|--password|--passwd|--pass)(?:[ \t]+|=)[\"']?(?P<d>[^\s'\"`]{4,})"
+    r"|-passout[ \t]+pass:(?P<e>[^\s'\"`]{4,}))"
 )
 
 
 def _cli_passwords(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
-    if not any(word in note.lower for word in ("mysql", "mariadb", "sshpass", "security add-")):
+    if not any(word in note.lower for word in ("mysql", "mariadb", "sshpass", "security add-", "login", "pass:")):
         return
     for m in _CLI_PASSWORD.finditer(note.text):
-        group = next(g for g in ("a", "b", "c") if m.group(g))
-        if not _not_a_value(m.group(group)) and not _reference_at(note.text, m.start(group)):
+        group = next(g for g in ("a", "b", "c", "d", "e") if m.group(g))
+        value = m.group(group)
+        if group == "d" and not _password_like(value, False):
+            continue  # "login ... -p 5432" is a port, "--password-stdin" a flag
+        if not _not_a_value(value) and not _reference_at(note.text, m.start(group)):
             yield _Span(m.start(group), m.end(group), "Password")
+
+
+# A line of a colon-separated credential file: .pgpass (host:port:database:user:password), the same
+# shape in other clients' files. The last field is the password.
+_COLON_CREDENTIAL_LINE = re.compile(
+    r"(?m)^[ \t>]*(?:[-*+][ \t]+)?`?(?:[\w.\-*]+|\[[0-9A-Fa-f:]+\]):(?:\d{1,5}|\*):[\w.\-*$]+:[^\s:]+:(?P<value>[^\s`]+)`?[ \t]*$"
+)
+
+
+def _colon_credential_lines(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
+    if note.text.count(":") < 4:
+        return
+    for m in _COLON_CREDENTIAL_LINE.finditer(note.text):
+        value = m.group("value")
+        if not _not_a_value(value) and not _reference_at(note.text, m.start("value")) and _password_like(value, True):
+            yield _Span(m.start("value"), m.end("value"), "Password")
 
 
 # A long random token on a line that names a key, secret, token or password (or just below one):
@@ -752,7 +796,7 @@ def _random_token(value: str) -> bool:
     )
 
 
-_FINGERPRINT_BEFORE = re.compile(r"(?i)(?:sha\d{1,3}|md5):$")
+_FINGERPRINT_BEFORE = re.compile(r"(?i)(?:sha\d{0,3}|md5|h1|blake2[bs]?|sri|integrity)[:=\-]$")
 _PUBLIC_KEY_LINE = re.compile(r"(?i)\b(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-\S+|fingerprint|public key)\b")
 
 
@@ -770,6 +814,32 @@ def _bare_tokens(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]
             continue  # a public key's fingerprint or body: shown, not kept secret
         if _SECRET_WORD.search("\n".join(note.lines[max(0, number - 3) : number]).lower()):
             yield _Span(m.start(), m.end(), "Secret Assignment")
+
+
+# A vendor-prefixed token the rule sets do not know yet: a short lower-case prefix ending in "_" or
+# "-" ("hf_", "r8_", "gsk_", "xai-", "sk_live_"), then a long random body. Public ids with a prefix
+# (Stripe's "evt_" + 24) are shorter; identifiers and hashes are not mixed-case random.
+_VENDOR_TOKEN = re.compile(
+    r"(?P<prefix>[a-z][a-z0-9]{1,11}(?:[_\-][a-z0-9]{1,8})?[_\-])(?P<body>[A-Za-z0-9_\-]{32,250})"
+)
+# Runs long enough to hold one, found first: ordinary prose has few (one cheap linear pass).
+_LONG_RUN = re.compile(r"(?<![A-Za-z0-9_\-/.+=])[A-Za-z0-9_\-]{35,260}(?![A-Za-z0-9_\-/+=])")
+
+
+def _vendor_tokens(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
+    for run in _LONG_RUN.finditer(note.text):
+        m = _VENDOR_TOKEN.fullmatch(note.text, run.start(), run.end())
+        if m is None:
+            continue
+        body = m.group("body")
+        if not _random_token(body) or _entropy(body) < 4.3 or _PUBLIC_ID.match(m.group(0)):
+            continue
+        line_start = note.starts[note.line_of(m.start()) - 1]
+        if _IN_URL.search(note.text, max(line_start, m.start() - 300), m.start()):
+            continue  # a segment of a URL, such as a document id
+        if is_placeholder(m.group(0)):
+            continue
+        yield _Span(m.start(), m.end(), "Vendor Token")
 
 
 def _prose(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
@@ -823,6 +893,13 @@ _RULES: tuple[Rule, ...] = (
     _regex_rule("HubSpot Token", ("pat-",), r"\bpat-(?:na|eu|ap)\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"),
     _regex_rule("Shopify Token", ("shpat_", "shpss_", "shpca_", "shppa_"), r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b"),
     _regex_rule("dbt Cloud Token", ("dbtc_", "dbtu_"), r"\bdbt[cu]_[A-Za-z0-9_\-]{30,}"),
+    # detect-secrets knows GitLab's prefixes too; ours also runs on a note whose wrapped lines are joined.
+    _regex_rule(
+        "GitLab Token",
+        ("gl",),
+        r"\bgl(?:pat|dt|ft|soat|rt|cbt|imt|ptt|agent|oas|rrt|wt)-[A-Za-z0-9_\-]{20,}",
+        check=_has_digit_and_letter,
+    ),
     _regex_rule(
         "JSON Web Token", ("eyj",), r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"
     ),
@@ -856,7 +933,9 @@ _RULES: tuple[Rule, ...] = (
     _tables,
     _yaml_and_sql_passwords,
     _cli_passwords,
+    _colon_credential_lines,
     _bare_tokens,
+    _vendor_tokens,
     _regex_rule(
         # Neither rule set knows the webhook URL: its last path segment is the secret.
         "Discord Webhook URL",
@@ -896,7 +975,7 @@ _JOINABLE = frozenset(
     {
         "Anthropic API Key", "OpenAI Token", "GitHub Token", "Slack Token", "AWS Access Key", "Atlassian API Token",
         "Google API Key", "Google OAuth Client Secret", "Google OAuth Token", "Databricks Token", "dbt Cloud Token",
-        "JSON Web Token",
+        "JSON Web Token", "GitLab Token", "_known_formats", "_vendor_tokens",
     }
 )
 # The glue between two token characters across one line break: a string continued on the next line
@@ -916,7 +995,9 @@ _ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,
 
 _JOIN_PREFIXES = re.compile(
     r"(?<![A-Za-z0-9])sk-|gh[pousr]_|github_pat_|xox[abposre]-|xapp-|A(?:KIA|SIA|BIA|CCA|3T)|AT[AC]TT|AIza|GOCSPX-|"
-    r"ya29|1//0|dapi|dbt[cu]_|eyJ|MI[GIH]|MHc|b3BlbnNz"
+    r"ya29|1//0|dapi|dbt[cu]_|eyJ|MI[GIH]|MHc|b3BlbnNz|"
+    # Any vendor prefix ("glpat-", "dckr_pat_", "hf_", "key-"): the rule sets on the joined text decide.
+    r"(?<![A-Za-z0-9])[a-z]{2,8}[_\-](?:[a-z]{2,6}[_\-])?(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{4,}"
 )
 _TOKEN_TAIL = re.compile(r"[A-Za-z0-9_\-]{1,200}$")
 _TOKEN_HEAD = re.compile(r"[A-Za-z0-9_\-]{1,200}")
@@ -992,6 +1073,16 @@ def _base64_text(blob: str) -> str | None:
     return None
 
 
+# What a basic-auth value encodes: "user:password" (a login name, a colon, a password-shaped value).
+_PAIR_TEXT = re.compile(r"[\w.@+\-]{2,64}:(?P<value>[^\s:]{6,128})")
+
+
+def _credential_pair(decoded: str) -> bool:
+    """Whether a decoded text is a ``user:password`` pair (what "Basic" auth and many configs encode)."""
+    m = _PAIR_TEXT.fullmatch(decoded.strip())
+    return m is not None and password_shaped(m.group("value"), strict=True)
+
+
 def _encoded_spans(note: _Note, depth: int) -> list[_Span]:
     """Secrets hidden in base64 or hex blobs, or in a line written with entities, %-escapes,
     invisible characters or look-alike (full-width) letters: decoded, then scanned again.
@@ -1007,6 +1098,9 @@ def _encoded_spans(note: _Note, depth: int) -> list[_Span]:
             decodings.append((_decoded(bytes.fromhex(hex_run.group(0))), "hex"))
         for text, label in decodings:
             if text is None:
+                continue
+            if _credential_pair(text):
+                spans.append(_Span(m.start(), m.end(), f"Credential Pair ({label}-encoded)"))
                 continue
             for finding in _scan(text, depth + 1):
                 spans.append(_Span(m.start(), m.end(), f"{finding.type} ({label}-encoded)"))
@@ -1035,8 +1129,29 @@ def _plain(line: str) -> str:
     return line.replace("\r", " ").replace("\n", " ")
 
 
+# A public key or certificate block: its base64 lines look random, and are published on purpose.
+_PUBLIC_BLOCK = re.compile(
+    r"-----BEGIN (?:[A-Z0-9 ]{0,20}PUBLIC KEY(?: BLOCK)?|CERTIFICATE(?: REQUEST)?|NEW CERTIFICATE REQUEST|X509 CRL)-----"
+    r"(?:.{0,20000}?-----END [A-Z0-9 ]{1,40}-----|(?:\n[ \t]*(?:[A-Za-z0-9+/=]{8,}|\.\.\.|…)[ \t]*(?=\n|\Z))*)",
+    re.DOTALL,
+)
+
+
+def _outside_public_blocks(note: _Note, spans: list[_Span]) -> list[_Span]:
+    """``spans`` less those inside a public key or certificate block (a private key is never public)."""
+    if "-----BEGIN " not in note.text:
+        return spans
+    blocks = [(m.start(), m.end()) for m in _PUBLIC_BLOCK.finditer(note.text)]
+    if not blocks:
+        return spans
+    return [
+        s for s in spans
+        if s.type == "Private Key" or not any(start <= s.start and s.end <= end for start, end in blocks)
+    ]
+
+
 def _all_spans(note: _Note, depth: int) -> list[_Span]:
-    own = _own_spans(note)
+    own = _outside_public_blocks(note, _own_spans(note))
     # A key found whole on its own line is not made longer by the words of the next line.
     found = {(s.start, s.type) for s in own}
     joined = [s for s in _joined_spans(note) if (s.start, s.type) not in found]
@@ -1046,7 +1161,8 @@ def _all_spans(note: _Note, depth: int) -> list[_Span]:
 def own_scan(text: str) -> list[SecretFinding]:
     """What our own plugins find (data-stack secrets and unquoted assignments)."""
     note = _Note(text)
-    return sorted({SecretFinding(s.type, note.line_of(s.start)) for s in _own_spans(note)}, key=_order)
+    spans = _outside_public_blocks(note, _own_spans(note))
+    return sorted({SecretFinding(s.type, note.line_of(s.start)) for s in spans}, key=_order)
 
 
 def _scan(text: str, depth: int) -> list[SecretFinding]:
