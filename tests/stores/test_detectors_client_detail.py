@@ -47,7 +47,9 @@ CASES = [
     ("a big corporation", None),
     ("stem the tide of late rows", None),
     ("run it between two loads", None),
-    ("the wee hours", "Wee"),
+    # "Wee" is a common English word: counted only with evidence that the client is meant.
+    ("the wee hours", None),
+    ("The data came from Wee late again.", "Wee"),
     ("put it in the data folder", None),
     ("data-12 is the ticket", "DATA"),
     ("See DATA-7 for details.", "DATA"),

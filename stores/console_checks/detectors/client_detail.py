@@ -38,6 +38,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import ahocorasick
+from wordfreq import zipf_frequency
 
 __all__ = ["ClientDetailFinding", "ClientDetailMatcher", "ClientTerm", "KINDS"]
 
@@ -113,6 +114,24 @@ _LETTER_RUN = re.compile(
 # A token that may be base64 (standard or URL-safe), long enough to hold a name.
 _BASE64_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{6,}={0,2}(?![A-Za-z0-9+/=_-])")
 _QUOTES_AROUND_DOT = frozenset("'\"[]")
+# Digits and symbols written for letters ("Br1ghtm00r", "Veltr!x", "C4f3"), folded with the letters
+# they stand for into one skeleton letter on both sides, so a "1" may be an "i" or an "l".
+_SKELETON = str.maketrans({
+    "0": "o", "1": "i", "l": "i", "!": "i", "|": "i", "3": "e", "4": "a", "@": "a", "5": "s", "$": "s",
+    "7": "t", "8": "b", "9": "g", "6": "g", "2": "z",
+})
+_LEET_CHARS = frozenset("0123456789!|@$")
+# Whether a text may hold such a spelling at all: a letter beside a digit or symbol that stands for one.
+_LEET_HINT = re.compile(r"[A-Za-z][0-9!|@$]|[0-9!|@$][A-Za-z]")
+# A word at least this frequent in English (wordfreq's Zipf scale: 3 is about once per million words)
+# is a common word: a client named "Harbor" is not named by "the harbor".
+_COMMON_ZIPF = 3.0
+# An acronym alias or name ("PNL", "C&F"): it counts in capitals only, as a project key does.
+_ACRONYM = re.compile(r"[A-Z][A-Z0-9&]{1,4}")
+# Words around a common-word name that say it is the client ("client Harbor", "the Harbor engagement").
+_CUE_BEFORE = frozenset({"client", "clients", "customer", "customers"})
+_CUE_AFTER = frozenset({"engagement", "account", "client"})
+_SENTENCE_END = frozenset(".!?:;\n")
 
 
 def _fold(ch: str) -> str:
@@ -220,6 +239,13 @@ class _Entry:
     gaps: frozenset[int]  # for names: offsets in the joined form where a separator may sit
     edge_start: bool  # whether the form starts with a word character (so a boundary is needed)
     edge_end: bool
+    # For names: offsets inside a word where a hyphen may split it ("Bright-moor"), and the subset
+    # where a space may too (a piece is no common word: "Vel trix", never "data stream").
+    hyphen_gaps: frozenset[int] = frozenset()
+    space_gaps: frozenset[int] = frozenset()
+    weak_gaps: frozenset[int] = frozenset()  # space splits into two common words ("Bright moor")
+    common_word: bool = False  # one common English word ("Harbor"): counted only with evidence
+    capitals_only: bool = False  # an acronym ("PNL"): counted in capitals only, like a project key
 
 
 def _fold_term(term: str) -> str:
@@ -249,6 +275,34 @@ def _name_forms(term: str) -> list[tuple[str, frozenset[int]]]:
         if len(joined) >= 3 and joined.endswith("y") and joined[-2] not in "aeiouy"
     ]
     return list(dict.fromkeys(forms))
+
+
+def _is_common(word: str) -> bool:
+    return zipf_frequency(word, "en") >= _COMMON_ZIPF
+
+
+def _split_gaps(joined: str, gaps: frozenset[int]) -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
+    """Where a word of a name may be split by a hyphen or a space ("Bright-moor", "Vel trix").
+
+    Returns (hyphen gaps, space gaps, weak space gaps). A word that is itself a common word has no
+    splits ("data-stream" is not a client "Datastream" spelled apart only if that word is rare). A
+    space split whose two pieces are both common words ("Bright moor") is weak: it counts only with
+    the evidence a common-word name needs.
+    """
+    hyphen: set[int] = set()
+    space: set[int] = set()
+    weak: set[int] = set()
+    bounds = [0, *sorted(gaps), len(joined)]
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        word = joined[a:b]
+        if len(word) < 5 or not word.isalpha() or _is_common(word):
+            continue
+        for k in range(2, len(word) - 1):
+            hyphen.add(a + k)
+            left, right = word[:k], word[k:]
+            if len(left) >= 3 and len(right) >= 3:
+                (weak if _is_common(left) and _is_common(right) else space).add(a + k)
+    return frozenset(hyphen), frozenset(space), frozenset(weak)
 
 
 def _name_form(term: str) -> tuple[str, frozenset[int]] | None:
@@ -342,21 +396,30 @@ class ClientDetailMatcher:
 
     def __init__(self, terms: Iterable[ClientTerm]) -> None:
         names: dict[str, list[_Entry]] = {}
+        skeletons: dict[str, list[_Entry]] = {}  # the names again, as leet spellings are read
         identifiers: dict[str, list[_Entry]] = {}
         for term in terms:
             if not term.term or not term.term.strip():
                 continue
             if term.kind in _NAME_KINDS:
+                acronym = _ACRONYM.fullmatch(term.term.strip()) is not None
                 for joined, gaps in _name_forms(term.term):
-                    names.setdefault(joined, []).append(
-                        _Entry(term, gaps, joined[0].isalnum(), joined[-1].isalnum())
+                    hyphen, space, weak = _split_gaps(joined, gaps)
+                    entry = _Entry(
+                        term, gaps, joined[0].isalnum(), joined[-1].isalnum(),
+                        hyphen_gaps=hyphen, space_gaps=space | weak, weak_gaps=weak,
+                        common_word=not gaps and joined.isalpha() and _is_common(joined),
+                        capitals_only=acronym,
                     )
+                    names.setdefault(joined, []).append(entry)
+                    skeletons.setdefault(joined.translate(_SKELETON), []).append(entry)
             else:
                 for form in _identifier_forms(term):
                     entry = _Entry(term, frozenset(), form[0].isalnum() or form[0] == "_",
                                    form[-1].isalnum() or form[-1] == "_")
                     identifiers.setdefault(form, []).append(entry)
         self._names = self._automaton(names)
+        self._skeletons = self._automaton(skeletons)
         self._identifiers = self._automaton(identifiers)
         self.size = sum(len(v) for v in names.values()) + sum(len(v) for v in identifiers.values())
 
@@ -376,49 +439,92 @@ class ClientDetailMatcher:
         With ``own_client``, only other clients' terms, and none where the words matched, or words
         around them, name a term of ``own_client`` (its table ``x_mart.orders`` holds another
         client's dataset name ``x_mart``: it is still the own client's table).
+
+        A client name that is one common English word ("Harbor") counts only with evidence that the
+        client is meant: written capitalised mid-sentence, in capitals or odd case, possessive,
+        disguised (split, leet, base64), next to a cue word ("client"), or beside another term of the
+        same client in the text. "Plan for the harbor" passes.
         """
         if not text or (self._names is None and self._identifiers is None):
             return []
         found: dict[ClientDetailFinding, int] = {}
-        self._scan_view(_View(text), found, own_client, offset=None)
+        weak: dict[ClientDetailFinding, int] = {}
+        view = _View(text)
+        self._scan_view(view, found, weak, own_client, offset=None)
+        if self._skeletons is not None and _LEET_HINT.search(text):
+            self._scan_view(view, found, weak, own_client, offset=None, skeleton=True)
         collapsed = _collapse_letter_runs(text)
         if collapsed is not None:
-            self._scan_view(_View(collapsed[1]), found, own_client, offset=collapsed[0])
+            self._scan_view(_View(collapsed[1]), found, weak, own_client, offset=collapsed[0])
         for at, decoded in _base64_texts(text):
-            self._scan_view(_View(decoded), found, own_client, offset=at)
+            self._scan_view(_View(decoded), found, weak, own_client, offset=at, disguised=True)
+        clients = {f.client for f in found}
+        for finding, position in weak.items():
+            if finding.client in clients and finding not in found:
+                found[finding] = position
         return sorted(found, key=lambda f: found[f])
 
     def _scan_view(
-        self, view: _View, found: dict[ClientDetailFinding, int], own_client: str | None, offset: int | None
+        self,
+        view: _View,
+        found: dict[ClientDetailFinding, int],
+        weak: dict[ClientDetailFinding, int],
+        own_client: str | None,
+        offset: int | None,
+        disguised: bool = False,
+        skeleton: bool = False,
     ) -> None:
-        """Add the findings of one view of a text; ``offset`` places a derived view's findings in the text."""
-        matches: list[tuple[int, int, list[_Entry]]] = []  # clean start, clean end, entries that count
-        if self._names is not None and view.names:
-            for end, (length, entries) in self._names.iter(view.names):
-                start = end - length + 1
-                clean_start, clean_end = view.names_at[start], view.names_at[end]
-                # Where, in the joined form, the text skipped a separator.
-                skipped = {
-                    k - start
-                    for k in range(start + 1, end + 1)
-                    if view.names_at[k] != view.names_at[k - 1] + 1
-                    and not _APOSTROPHES.issuperset(view.clean[view.names_at[k - 1] + 1 : view.names_at[k]])
-                }
-                matched = [
-                    entry
-                    for entry in entries
-                    if not (entry.edge_start and view.is_word(clean_start - 1, underscore=False))
-                    and not (
-                        entry.edge_end
-                        and view.is_word(clean_end + 1, underscore=False)
-                        and not view.ends_plural(clean_end)
-                    )
-                    and skipped <= entry.gaps
-                ]
-                if matched:
-                    matches.append((clean_start, clean_end, matched))
+        """Add the findings of one view of a text; ``offset`` places a derived view's findings in the text.
 
-        if self._identifiers is not None and view.clean:
+        ``disguised``: the view is a decoding (base64), so every name in it is evidence enough.
+        ``skeleton``: read the names view with digits and symbols as letters; only names spelled with
+        at least one of them count (the plain reading finds the rest).
+        """
+        matches: list[tuple[int, int, list[_Entry], list[_Entry]]] = []  # clean start, end, strong, weak
+        automaton = self._skeletons if skeleton else self._names
+        names = view.names.translate(_SKELETON) if skeleton else view.names
+        if automaton is not None and names:
+            for end, (length, entries) in automaton.iter(names):
+                start = end - length + 1
+                if skeleton:
+                    spelled = view.names[start : end + 1]
+                    letters = sum(ch.isalpha() for ch in spelled)
+                    if not _LEET_CHARS.intersection(spelled) or 2 * letters < len(spelled) or letters < 2:
+                        continue
+                clean_start, clean_end = view.names_at[start], view.names_at[end]
+                # Where, in the joined form, the text skipped a separator, and what it skipped.
+                skipped: dict[int, str] = {}
+                for k in range(start + 1, end + 1):
+                    before, at = view.names_at[k - 1], view.names_at[k]
+                    between = view.clean[before + 1 : at]
+                    if at != before + 1 and not _APOSTROPHES.issuperset(between):
+                        skipped[k - start] = between
+                strong_entries, weak_entries = [], []
+                for entry in entries:
+                    split = self._split(entry, skipped)
+                    if split is None:
+                        continue
+                    if entry.edge_start and self._joined(view, clean_start - 1, clean_start, len(entry.term.term)):
+                        continue
+                    if (
+                        entry.edge_end
+                        and self._joined(view, clean_end, clean_end + 1, len(entry.term.term))
+                        and not view.ends_plural(clean_end)
+                    ):
+                        continue
+                    if entry.capitals_only and not all(
+                        c.isupper() for c in view.cased[clean_start : clean_end + 1] if c.isalpha()
+                    ):
+                        continue
+                    evident = disguised or skeleton or split == "disguise"
+                    if (entry.common_word or split == "weak") and not evident:
+                        evident = self._evidence(view, clean_start, clean_end)
+                    (strong_entries if evident or not (entry.common_word or split == "weak")
+                     else weak_entries).append(entry)
+                if strong_entries or weak_entries:
+                    matches.append((clean_start, clean_end, strong_entries, weak_entries))
+
+        if self._identifiers is not None and view.clean and not skeleton:
             for end, (length, entries) in self._identifiers.iter(view.clean):
                 start = end - length + 1
                 matched = []
@@ -438,20 +544,79 @@ class ClientDetailMatcher:
                         continue
                     matched.append(entry)
                 if matched:
-                    matches.append((start, end, matched))
+                    matches.append((start, end, matched, []))
 
         own_spans = []
         if own_client is not None:
-            own_spans = [(s, e) for s, e, entries in matches if any(x.term.client == own_client for x in entries)]
-        for start, end, entries in matches:
+            own_spans = [
+                (s, e) for s, e, strong, soft in matches if any(x.term.client == own_client for x in strong + soft)
+            ]
+        for start, end, strong, soft in matches:
             if any(s <= start and end <= e for s, e in own_spans):
                 continue  # these words are (inside) a term of the store's own client
             position = view.where[start] if offset is None else offset
-            for entry in entries:
-                term = entry.term
-                finding = ClientDetailFinding(term.term, term.kind, term.client)
-                if finding not in found or position < found[finding]:
-                    found[finding] = position
+            for entries, into in ((strong, found), (soft, weak)):
+                for entry in entries:
+                    term = entry.term
+                    finding = ClientDetailFinding(term.term, term.kind, term.client)
+                    if finding not in into or position < into[finding]:
+                        into[finding] = position
+
+    @staticmethod
+    def _split(entry: _Entry, skipped: dict[int, str]) -> str | None:
+        """Whether the separators a match skipped fit the name: "plain", "disguise", "weak", or None.
+
+        A separator between the name's words is plain. One more, inside a word, is a disguise when it
+        is a hyphen ("Bright-moor") or a space with a rare piece ("Vel trix"), and weak when it is a
+        space between two common words ("Bright moor").
+        """
+        odd = [(k, sep) for k, sep in skipped.items() if k not in entry.gaps]
+        if not odd:
+            return "plain"
+        if len(odd) > 1:
+            return None
+        k, sep = odd[0]
+        if sep == "-" and k in entry.hyphen_gaps:
+            return "disguise"
+        if sep == " " and k in entry.space_gaps:
+            return "weak" if k in entry.weak_gaps else "disguise"
+        return None
+
+    @staticmethod
+    def _joined(view: _View, left: int, right: int, length: int) -> bool:
+        """Whether the characters at ``left`` and ``right`` belong to one word (no boundary between).
+
+        A camelCase or letter-to-digit step is a boundary too ("getHarborData", "veltrix2024"), for
+        names of four letters or more.
+        """
+        if not (view.is_word(left, underscore=False) and view.is_word(right, underscore=False)):
+            return False
+        if length < 4:
+            return True
+        a, b = view.cased[left], view.cased[right]
+        if a.islower() and b.isupper():
+            return False
+        return a.isdigit() == b.isdigit()
+
+    @staticmethod
+    def _evidence(view: _View, start: int, end: int) -> bool:
+        """Whether a common word at ``start``..``end`` is written as the client's name, not as the word."""
+        cased = view.cased[start : end + 1]
+        letters = [c for c in cased if c.isalpha()]
+        if any(c.isupper() for c in letters[1:]):
+            return True  # HARBOR, hArBoR, or a split name capitalised again ("Bright Moor")
+        if view.ends_plural(end) and view.clean[end + 1 : end + 2] in _APOSTROPHES:
+            return True  # possessive: "Harbor's"
+        before = view.clean[:start].rstrip(" \t*_`\"'([#>-")
+        words_before = before.split()
+        words_after = view.clean[end + 1 :].split(None, 1)
+        if words_before and words_before[-1].strip(",") in _CUE_BEFORE:
+            return True
+        if words_after and words_after[0].strip(".,;:") in _CUE_AFTER:
+            return True
+        if letters and letters[0].isupper():
+            return bool(before) and before[-1] not in _SENTENCE_END  # capitalised mid-sentence
+        return False
 
     @staticmethod
     def _key_matches(view: _View, start: int, end: int) -> bool:
