@@ -38,6 +38,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import ahocorasick
+from confusable_homoglyphs import confusables
 from wordfreq import zipf_frequency
 
 __all__ = ["ClientDetailFinding", "ClientDetailMatcher", "ClientTerm", "KINDS"]
@@ -101,6 +102,7 @@ _CONFUSABLES = {
     "Τ": "T", "Υ": "Y", "Χ": "X",
     "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-",
     "\ufe63": "-", "\uff0d": "-",
+    "ɑ": "a", "ɩ": "i", "ɛ": "e",
 }
 # German letters as they are written without their marks ("Müller" is also "Mueller").
 _TRANSLITERATIONS = (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss"))
@@ -131,6 +133,11 @@ _ACRONYM = re.compile(r"[A-Z][A-Z0-9&]{1,4}")
 # Words around a common-word name that say it is the client ("client Harbor", "the Harbor engagement").
 _CUE_BEFORE = frozenset({"client", "clients", "customer", "customers"})
 _CUE_AFTER = frozenset({"engagement", "account", "client"})
+_AUXILIARIES = frozenset(
+    "is isn was wasn are were has hasn have had does doesn did didn will won would wouldn can cannot could "
+    "couldn should shouldn must may might shall".split()
+)
+_WORD = re.compile(r"[a-z]+")
 _SENTENCE_END = frozenset(".!?:;\n")
 
 
@@ -143,7 +150,32 @@ def _fold(ch: str) -> str:
     if ch in _CONFUSABLES:
         return _CONFUSABLES[ch]
     decomposed = unicodedata.normalize("NFKD", ch)
-    return "".join(c for c in decomposed if not unicodedata.combining(c) and c not in _INVISIBLE)
+    folded = "".join(c for c in decomposed if not unicodedata.combining(c) and c not in _INVISIBLE)
+    if folded.isascii() or not ch.isalpha():
+        return folded
+    return _latin_letter(ch) or _lookalike(ch) or folded
+
+
+# A Latin letter's name gives its base letter: "LATIN SMALL LETTER DOTLESS I", "LATIN LETTER SMALL
+# CAPITAL A", "LATIN SMALL LETTER B WITH STROKE".
+_LATIN_NAME = re.compile(r"LATIN (?:(SMALL|CAPITAL) )?LETTER (?:SMALL CAPITAL |DOTLESS |SCRIPT )?([A-Z])(?: WITH .*)?")
+
+
+def _latin_letter(ch: str) -> str:
+    m = _LATIN_NAME.fullmatch(unicodedata.name(ch, ""))
+    if m is None:
+        return ""
+    return m.group(2) if m.group(1) == "CAPITAL" else m.group(2).lower()
+
+
+def _lookalike(ch: str) -> str:
+    """The ASCII letter a letter of another script looks like (Unicode's confusables: Cherokee "Ꮋ" is "H")."""
+    for found in confusables.is_confusable(ch, greedy=True, preferred_aliases=["latin"]) or []:
+        for glyph in found["homoglyphs"]:
+            letter = glyph["c"] if glyph["c"].isascii() else _latin_letter(glyph["c"])
+            if len(letter) == 1 and letter.isalpha():
+                return letter
+    return ""
 
 
 _FOLD_CACHE: dict[str, str] = {}
@@ -607,15 +639,19 @@ class ClientDetailMatcher:
             return True  # HARBOR, hArBoR, or a split name capitalised again ("Bright Moor")
         if view.ends_plural(end) and view.clean[end + 1 : end + 2] in _APOSTROPHES:
             return True  # possessive: "Harbor's"
-        before = view.clean[:start].rstrip(" \t*_`\"'([#>-")
-        words_before = before.split()
-        words_after = view.clean[end + 1 :].split(None, 1)
-        if words_before and words_before[-1].strip(",") in _CUE_BEFORE:
-            return True
-        if words_after and words_after[0].strip(".,;:") in _CUE_AFTER:
+        words_before = _WORD.findall(view.clean, max(0, start - 40), start)
+        words_after = _WORD.findall(view.clean, end + 1, end + 40)
+        if words_before and words_before[-1] in _CUE_BEFORE:
+            return True  # "client harbor", "~/clients/harbor/"
+        if words_after and words_after[0] in _CUE_AFTER:
             return True
         if letters and letters[0].isupper():
-            return bool(before) and before[-1] not in _SENTENCE_END  # capitalised mid-sentence
+            before = view.clean[:start].rstrip(" \t*_`\"'([#>-")
+            if before and before[-1] not in _SENTENCE_END:
+                return True  # capitalised mid-sentence
+            # At a sentence start a capital says nothing, but a bare name as the subject of an
+            # auxiliary or modal verb does ("Harbor is on BigQuery"; not "Northern hemisphere ...").
+            return bool(words_after) and words_after[0] in _AUXILIARIES
         return False
 
     @staticmethod
