@@ -31,9 +31,11 @@ from __future__ import annotations
 
 import base64
 import binascii
+import codecs
 import html
 import re
 import unicodedata
+import urllib.parse
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -109,9 +111,10 @@ _TRANSLITERATIONS = (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss"))
 _APOSTROPHES = frozenset("'\u2019")
 # What may follow a name and still be the name: a plural or possessive ending.
 _PLURAL_ENDING = re.compile(r"(?:e?s)(?:['\u2019]s?)?|['\u2019]s?")
-# Three or more single letters or digits, each pair split by one space, hyphen or dot ("a c m e").
+# Three or more single letters or digits, each pair split by the same separator: one to three
+# spaces, or a hyphen, dot, middle dot, bullet or slash ("a c m e", "A  C  M  E", "a·c·m·e").
 _LETTER_RUN = re.compile(
-    r"(?<![^\W_])[^\W_](?P<sep>[ .\-])(?:[^\W_](?P=sep))+[^\W_](?![^\W_])"
+    r"(?<![^\W_])[^\W_](?P<sep> {1,3}|[.\-\u00b7\u2022\u2027\u22c5/])(?:[^\W_](?P=sep))+[^\W_](?![^\W_])"
 )
 # A token that may be base64 (standard or URL-safe), long enough to hold a name.
 _BASE64_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{6,}={0,2}(?![A-Za-z0-9+/=_-])")
@@ -133,6 +136,10 @@ _ACRONYM = re.compile(r"[A-Z][A-Z0-9&]{1,4}")
 # Words around a common-word name that say it is the client ("client Harbor", "the Harbor engagement").
 _CUE_BEFORE = frozenset({"client", "clients", "customer", "customers"})
 _CUE_AFTER = frozenset({"engagement", "account", "client"})
+# A name this long and this rare (Zipf) is found glued to other words inside an identifier or host.
+_GLUABLE_LENGTH = 6
+_RARE_ZIPF = 2.5
+_IDENTIFIER_MARKS = frozenset(":/@-_0123456789")
 _AUXILIARIES = frozenset(
     "is isn was wasn are were has hasn have had does doesn did didn will won would wouldn can cannot could "
     "couldn should shouldn must may might shall".split()
@@ -278,6 +285,7 @@ class _Entry:
     weak_gaps: frozenset[int] = frozenset()  # space splits into two common words ("Bright moor")
     common_word: bool = False  # one common English word ("Harbor"): counted only with evidence
     capitals_only: bool = False  # an acronym ("PNL"): counted in capitals only, like a project key
+    gluable: bool = False  # long and rare enough to count glued to other words inside an identifier
 
 
 def _fold_term(term: str) -> str:
@@ -397,6 +405,51 @@ def _collapse_letter_runs(text: str) -> tuple[int, str] | None:
     return first, "".join(pieces)
 
 
+# Hex of text: every byte of a letter starts with a digit, so a run of hex pairs holding digits.
+_HEX_TOKEN = re.compile(r"(?<![0-9A-Za-z])(?:0x)?((?:[0-9a-fA-F]{2}){4,})(?![0-9A-Za-z])")
+_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+# Text that says how it is written: the transforms it names are undone before reading it again.
+_ROT13_SAID = re.compile(r"\brot[-_ ]?13\b", re.IGNORECASE)
+_REVERSED_SAID = re.compile(r"\b(?:reversed?|backwards?|spelt back|spelled back|mirrored)\b", re.IGNORECASE)
+
+
+def _mostly_text(decoded: str) -> bool:
+    """Printable, and mostly letters and spaces: text that was encoded, not bytes that happen to decode."""
+    return bool(decoded) and all(ch.isprintable() or ch.isspace() for ch in decoded) and (
+        sum(ch.isalpha() or ch.isspace() for ch in decoded) >= 0.6 * len(decoded)
+    )
+
+
+def _hex_texts(text: str) -> list[tuple[int, str]]:
+    """Each run of hex pairs in ``text`` that decodes to printable text, with where it starts."""
+    out = []
+    for m in _HEX_TOKEN.finditer(text):
+        token = m.group(1)
+        if not any(ch.isdigit() for ch in token):
+            continue
+        try:
+            decoded = bytes.fromhex(token).decode("utf-8")
+        except ValueError:
+            continue
+        if _mostly_text(decoded):
+            out.append((m.start(), decoded))
+    return out
+
+
+def _spelled_texts(text: str) -> list[tuple[int, str]]:
+    """The text with percent-encoding undone, and rot13 or reversal undone where the text says it uses them."""
+    out = []
+    if _PERCENT.search(text):
+        decoded = urllib.parse.unquote(text)
+        if decoded != text:
+            out.append((_PERCENT.search(text).start(), decoded))
+    if _ROT13_SAID.search(text):
+        out.append((0, codecs.encode(text, "rot13")))
+    if _REVERSED_SAID.search(text):
+        out.append((0, text[::-1]))
+    return out
+
+
 def _base64_texts(text: str) -> list[tuple[int, str]]:
     """Each token of ``text`` that decodes from base64 to printable text, with where it starts."""
     out = []
@@ -413,12 +466,7 @@ def _base64_texts(text: str) -> list[tuple[int, str]]:
             decoded = raw.decode("utf-8")
         except (binascii.Error, ValueError):
             continue
-        # Printable, and mostly letters and spaces: text that was encoded, not bytes that happen to decode.
-        if (
-            decoded
-            and all(ch.isprintable() or ch.isspace() for ch in decoded)
-            and sum(ch.isalpha() or ch.isspace() for ch in decoded) >= 0.6 * len(decoded)
-        ):
+        if _mostly_text(decoded):
             out.append((m.start(), decoded))
     return out
 
@@ -442,6 +490,8 @@ class ClientDetailMatcher:
                         hyphen_gaps=hyphen, space_gaps=space | weak, weak_gaps=weak,
                         common_word=not gaps and joined.isalpha() and _is_common(joined),
                         capitals_only=acronym,
+                        gluable=len(joined) >= _GLUABLE_LENGTH and joined.isalpha()
+                        and zipf_frequency(joined, "en") < _RARE_ZIPF,
                     )
                     names.setdefault(joined, []).append(entry)
                     skeletons.setdefault(joined.translate(_SKELETON), []).append(entry)
@@ -488,8 +538,10 @@ class ClientDetailMatcher:
         collapsed = _collapse_letter_runs(text)
         if collapsed is not None:
             self._scan_view(_View(collapsed[1]), found, weak, own_client, offset=collapsed[0])
-        for at, decoded in _base64_texts(text):
+        for at, decoded in _base64_texts(text) + _hex_texts(text):
             self._scan_view(_View(decoded), found, weak, own_client, offset=at, disguised=True)
+        for at, decoded in _spelled_texts(text):
+            self._scan_view(_View(decoded), found, weak, own_client, offset=at)
         clients = {f.client for f in found}
         for finding, position in weak.items():
             if finding.client in clients and finding not in found:
@@ -536,14 +588,20 @@ class ClientDetailMatcher:
                     split = self._split(entry, skipped)
                     if split is None:
                         continue
-                    if entry.edge_start and self._joined(view, clean_start - 1, clean_start, len(entry.term.term)):
-                        continue
-                    if (
+                    glued_start = entry.edge_start and self._joined(
+                        view, clean_start - 1, clean_start, len(entry.term.term)
+                    )
+                    glued_end = (
                         entry.edge_end
                         and self._joined(view, clean_end, clean_end + 1, len(entry.term.term))
                         and not view.ends_plural(clean_end)
-                    ):
-                        continue
+                    )
+                    if glued_start or glued_end:
+                        # Glued to another word counts only for a long rare name inside a host, an
+                        # address, a path or an identifier ("getquorvane.io", "quorvanedata-prod").
+                        if not (entry.gluable and self._in_identifier(view, clean_start, clean_end)):
+                            continue
+                        split = "disguise"
                     if entry.capitals_only and not all(
                         c.isupper() for c in view.cased[clean_start : clean_end + 1] if c.isalpha()
                     ):
@@ -629,6 +687,16 @@ class ClientDetailMatcher:
         if a.islower() and b.isupper():
             return False
         return a.isdigit() == b.isdigit()
+
+    @staticmethod
+    def _in_identifier(view: _View, start: int, end: int) -> bool:
+        """Whether ``start``..``end`` sits in a token that is a host, address, path or identifier, not prose."""
+        if any(ch.isspace() or ch == "," for ch in view.clean[start : end + 1]):
+            return False  # the name runs across words of prose
+        left = max(view.clean.rfind(" ", 0, start), view.clean.rfind("\n", 0, start)) + 1
+        right = min(i for i in (view.clean.find(" ", end), view.clean.find("\n", end), len(view.clean)) if i >= 0)
+        token = view.clean[left:right].rstrip(".,;:!?)]'\"")
+        return bool(_IDENTIFIER_MARKS.intersection(token)) or "." in token.strip(".")
 
     @staticmethod
     def _evidence(view: _View, start: int, end: int) -> bool:
