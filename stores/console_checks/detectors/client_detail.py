@@ -117,8 +117,13 @@ _LETTER_RUN = re.compile(
     r"(?<![^\W_])[^\W_](?P<sep> {1,3}|[.\-\u00b7\u2022\u2027\u22c5/])(?:[^\W_](?P=sep))+[^\W_](?![^\W_])"
 )
 # A token that may be base64 (standard or URL-safe), long enough to hold a name.
+_RUN_CONTEXT = 60  # characters read again either side of a run of single letters
 _BASE64_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{6,}={0,2}(?![A-Za-z0-9+/=_-])")
 _QUOTES_AROUND_DOT = frozenset("'\"[]")
+_QUOTED_DOT = re.compile(r"['\"\[\]]\.|\.['\"\[\]]")
+# The characters the names view keeps, and those it drops (separators, apostrophes, white space).
+_NAME_CHAR = re.compile(r"[^\s\-_,./+'\u2019]")
+_NAME_DROP = re.compile(r"[\s\-_,./+'\u2019]+")
 # Digits and symbols written for letters ("Br1ghtm00r", "Veltr!x", "C4f3"), folded with the letters
 # they stand for into one skeleton letter on both sides, so a "1" may be an "i" or an "l".
 _SKELETON = str.maketrans({
@@ -239,25 +244,32 @@ class _View:
             where.extend(range(pos, len(text)))
 
         # Quotes and brackets around the dot of a qualified name: "ACME"."ORDERS", [raw].[orders].
-        keep = [
-            not (
-                ch in _QUOTES_AROUND_DOT
-                and ((i > 0 and chars[i - 1] == ".") or (i + 1 < len(chars) and chars[i + 1] == "."))
-            )
-            for i, ch in enumerate(chars)
-        ]
-        self.cased = "".join(ch for ch, k in zip(chars, keep, strict=True) if k)
-        self.where = [w for w, k in zip(where, keep, strict=True) if k]
+        joined = "".join(chars)
+        if _QUOTED_DOT.search(joined) is None:  # the common case: nothing to drop
+            self.cased, self.where = joined, where
+        else:
+            keep = [
+                not (
+                    ch in _QUOTES_AROUND_DOT
+                    and ((i > 0 and chars[i - 1] == ".") or (i + 1 < len(chars) and chars[i + 1] == "."))
+                )
+                for i, ch in enumerate(chars)
+            ]
+            self.cased = "".join(ch for ch, k in zip(chars, keep, strict=True) if k)
+            self.where = [w for w, k in zip(where, keep, strict=True) if k]
         self.clean = self.cased.lower()
         if len(self.clean) != len(self.cased):  # a letter that lower-cases to two: keep the map exact
             self.clean = "".join(c.lower() if len(c.lower()) == 1 else c for c in self.cased)
         # The names view: clean without separators, and where each character sits in clean.
-        self.names_at = [
-            i
-            for i, ch in enumerate(self.clean)
-            if ch not in _NAME_SEPARATORS and ch not in _APOSTROPHES and not ch.isspace()
-        ]
-        self.names = "".join(self.clean[i] for i in self.names_at)
+        self.names = _NAME_DROP.sub("", self.clean)
+        self._names_at: list[int] | None = None
+
+    @property
+    def names_at(self) -> list[int]:
+        """Where each character of the names view sits in the clean view (worked out on the first match)."""
+        if self._names_at is None:
+            self._names_at = [m.start() for m in _NAME_CHAR.finditer(self.clean)]
+        return self._names_at
 
     def is_word(self, i: int, underscore: bool) -> bool:
         if i < 0 or i >= len(self.clean):
@@ -386,31 +398,47 @@ def _identifier_forms(term: ClientTerm) -> list[str]:
     return [f for f in dict.fromkeys(forms) if len(f) >= 2]
 
 
-def _collapse_letter_runs(text: str) -> tuple[int, str] | None:
-    """The text with every run of single letters joined ("A C M E Labs" -> "ACME Labs"), if it has one.
+def _letter_run_texts(text: str) -> list[tuple[int, str]]:
+    """Each stretch of text around runs of single letters, with the runs joined ("A C M E Labs" -> "ACME Labs").
 
-    Returns where the first run starts and the joined text, or None when no run is there.
+    Only the runs and a few words either side are read again, so a long note costs no second full
+    reading. Returns where each stretch starts and its joined text.
     """
-    first = None
-    pieces = []
-    pos = 0
-    for m in _LETTER_RUN.finditer(text):
-        if first is None:
-            first = m.start()
-        pieces += [text[pos : m.start()], m.group(0).replace(m.group("sep"), "")]
-        pos = m.end()
-    if first is None:
-        return None
-    pieces.append(text[pos:])
-    return first, "".join(pieces)
+    runs = list(_LETTER_RUN.finditer(text))
+    if not runs:
+        return []
+    windows: list[list[int]] = []
+    for m in runs:
+        start, end = max(0, m.start() - _RUN_CONTEXT), min(len(text), m.end() + _RUN_CONTEXT)
+        if windows and start <= windows[-1][1]:
+            windows[-1][1] = end
+        else:
+            windows.append([start, end])
+    out = []
+    for start, end in windows:
+        inside = [m for m in runs if start <= m.start() and m.end() <= end]
+        # Begin and end on white space, never inside a word the window cut.
+        if start > 0 and not text[start - 1].isspace():
+            cut = next((i for i in range(start, inside[0].start()) if text[i].isspace()), None)
+            start = inside[0].start() if cut is None else cut + 1
+        if end < len(text) and not text[end].isspace():
+            cut = next((i for i in range(end - 1, inside[-1].end() - 1, -1) if text[i].isspace()), None)
+            end = inside[-1].end() if cut is None else cut
+        pieces, pos = [], start
+        for m in inside:
+            pieces += [text[pos : m.start()], m.group(0).replace(m.group("sep"), "")]
+            pos = m.end()
+        pieces.append(text[pos:end])
+        out.append((start, "".join(pieces)))
+    return out
 
 
 # Hex of text: every byte of a letter starts with a digit, so a run of hex pairs holding digits.
 _HEX_TOKEN = re.compile(r"(?<![0-9A-Za-z])(?:0x)?((?:[0-9a-fA-F]{2}){4,})(?![0-9A-Za-z])")
-_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+_PERCENT_TOKEN = re.compile(r"[^\s%]*(?:%[0-9A-Fa-f]{2}[^\s%]*)+")
 # Text that says how it is written: the transforms it names are undone before reading it again.
 _ROT13_SAID = re.compile(r"\brot[-_ ]?13\b", re.IGNORECASE)
-_REVERSED_SAID = re.compile(r"\b(?:reversed?|backwards?|spelt back|spelled back|mirrored)\b", re.IGNORECASE)
+_REVERSED_SAID = re.compile(r"\b(?:reversed|backwards?|mirrored)\b", re.IGNORECASE)
 
 
 def _mostly_text(decoded: str) -> bool:
@@ -439,13 +467,13 @@ def _hex_texts(text: str) -> list[tuple[int, str]]:
 def _spelled_texts(text: str) -> list[tuple[int, str]]:
     """The text with percent-encoding undone, and rot13 or reversal undone where the text says it uses them."""
     out = []
-    if _PERCENT.search(text):
-        decoded = urllib.parse.unquote(text)
-        if decoded != text:
-            out.append((_PERCENT.search(text).start(), decoded))
-    if _ROT13_SAID.search(text):
+    if "%" in text:
+        for m in _PERCENT_TOKEN.finditer(text):  # only the tokens that hold percent-escapes
+            out.append((m.start(), urllib.parse.unquote(m.group(0))))
+    lower = text.lower()
+    if "rot" in lower and _ROT13_SAID.search(text):
         out.append((0, codecs.encode(text, "rot13")))
-    if _REVERSED_SAID.search(text):
+    if any(word in lower for word in ("revers", "backward", "mirror")) and _REVERSED_SAID.search(text):
         out.append((0, text[::-1]))
     return out
 
@@ -535,9 +563,8 @@ class ClientDetailMatcher:
         self._scan_view(view, found, weak, own_client, offset=None)
         if self._skeletons is not None and _LEET_HINT.search(text):
             self._scan_view(view, found, weak, own_client, offset=None, skeleton=True)
-        collapsed = _collapse_letter_runs(text)
-        if collapsed is not None:
-            self._scan_view(_View(collapsed[1]), found, weak, own_client, offset=collapsed[0])
+        for at, joined in _letter_run_texts(text):
+            self._scan_view(_View(joined), found, weak, own_client, offset=at)
         for at, decoded in _base64_texts(text) + _hex_texts(text):
             self._scan_view(_View(decoded), found, weak, own_client, offset=at, disguised=True)
         for at, decoded in _spelled_texts(text):
