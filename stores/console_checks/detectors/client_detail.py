@@ -15,13 +15,32 @@ accents, full-width forms). Two views come out of it:
   clean view and every separator it skipped sits between two words of the name ("stem the tide" is
   not the client "Stemt"; "between" is not the client "Wee").
 
-Three general ways a name is written without being spelled as registered are also found:
+General ways a name is written without being spelled as registered are also found:
 
-- letter by letter, with the same space, hyphen or dot between every letter ("A C M E Labs",
-  "a-c-m-e"): the text is read once more with each such run joined ("ACME Labs");
+- letter by letter, with the same separator between every letter ("A C M E Labs", "a-c-m-e",
+  "A  C  M  E", "a·c·m·e"): the stretch around each such run is read once more with the run joined;
+- split inside a word by a hyphen ("Bright-moor"), or by a space where a piece is no common word
+  ("Vel trix"; "Bright moor", two common words, needs the evidence a common-word name needs);
+- with digits and symbols for letters ("Br1ghtm00r", "Veltr!x", "C4f3"): the names view is read a
+  second time through a skeleton that folds each digit or symbol with the letters it stands for,
+  in the terms and the text alike (one more automaton pass, only when the text has such a spelling);
+- with letters of other scripts or Latin letters that look like ASCII ones (Cyrillic, Greek,
+  Cherokee, small capitals, dotless i, mathematical and circled letters): Unicode's confusables
+  (confusable-homoglyphs) and the letters' Unicode names fold them;
 - with an English plural or possessive ending after it ("Acmes", "Acme's", "Acmes'", "Tidewell's"), and
   a name ending in consonant + "y" also with "ies" ("Tidy", "Tidies");
-- base64 (standard or URL-safe, padded or not): a token that decodes to printable text is scanned too.
+- inside identifiers and addresses: a camelCase or letter-to-digit step is a word boundary
+  ("loadAcmeOrders", "acme2024"), and a long rare name counts even glued to other words inside a
+  host, address, path or identifier ("getquorvane.io", "quorvanedata-prod");
+- encoded: base64 (standard or URL-safe, padded or not) and hex tokens that decode to printable
+  text, percent-encoded tokens, and the whole text rot13'd or reversed where it says so.
+
+Two kinds of name need more than a match. An acronym ("PNL", "C&F") counts in capitals only, as a
+project key does ("pnl" is profit and loss). A name that is one common English word (wordfreq's
+Zipf frequency >= 3: "Harbor", "Summit") counts only with evidence that the client is meant: written
+capitalised mid-sentence, in capitals or odd case, possessive, disguised (split, leet, encoded),
+after "client" or before "engagement", as a sentence's subject before an auxiliary ("Harbor is on
+BigQuery"), or beside another term of the same client. "Plan for the harbor" passes.
 
 ``scan(text, own_client=...)`` is for a project store: it reports only other clients' detail, and
 a term that also belongs to ``own_client`` (two clients share a dataset name) is that client's.
@@ -693,7 +712,7 @@ class ClientDetailMatcher:
         if len(odd) > 1:
             return None
         k, sep = odd[0]
-        if sep == "-" and k in entry.hyphen_gaps:
+        if sep.replace(" ", "").replace("\n", "") == "-" and k in entry.hyphen_gaps:  # also "Bright-\nmoor"
             return "disguise"
         if sep == " " and k in entry.space_gaps:
             return "weak" if k in entry.weak_gaps else "disguise"
@@ -712,7 +731,9 @@ class ClientDetailMatcher:
             return True
         a, b = view.cased[left], view.cased[right]
         if a.islower() and b.isupper():
-            return False
+            return False  # "getQuorvane"
+        if a.isupper() and b.isupper() and right + 1 < len(view.cased) and view.cased[right + 1].islower():
+            return False  # "APIQuorvane": capitals, then a capitalised word
         return a.isdigit() == b.isdigit()
 
     @staticmethod
