@@ -127,6 +127,7 @@ DISGUISE_TERMS = [
     ClientTerm("Pacific Northern", "client name", "Pacific Northern"),
     ClientTerm("PNL", "client alias", "Pacific Northern"),
     ClientTerm("Tidewell", "client name", "Tidewell"),
+    ClientTerm("lsp_raw", "dataset", "Larkspur Analytics"),
 ]
 DISGUISE_MATCHER = ClientDetailMatcher(DISGUISE_TERMS)
 _B64 = "UXVvcnZhbmU="  # base64 of the name, spelled out so a reader can check it
@@ -136,6 +137,8 @@ DISGUISED = [
     ("L@rk$pur dashboards load slowly on Mondays.", "Larkspur"),
     ("For 5ummit the QA list includes a row count.", "Summit"),
     ("Working for Quorv@ne taught me to check late rows.", "Quorvane"),
+    ("Q u 0 r v 4 n e wants PR notes.", "Quorvane"),  # spaced out and leet at once
+    ("Query lsp_r4w before noon.", "lsp_raw"),
     # separators between every letter, or one inside a word
     ("Q  u  o  r  v  a  n  e wants PR notes.", "Quorvane"),
     ("Q·u·o·r·v·a·n·e wants PR notes.", "Quorvane"),
@@ -166,6 +169,7 @@ DISGUISED = [
     # a common word as a name, with evidence
     ("Worked for Summit last month.", "Summit"),
     ("Summit is on Snowflake on-demand pricing.", "Summit"),
+    ("Summit wants every PR described.", "Summit"),
     ("Summit's warehouse is shared with CI.", "Summit"),
     ("SUMMIT runs dbt 1.7.", "Summit"),
     ("Client summit needs a lookback of three days.", "Summit"),
@@ -176,6 +180,8 @@ DISGUISED = [
     ("We reached the summit of the weekly curve at noon.", None),
     ("Summit meetings are held monthly.", None),
     ("Summits of the weekly curve are seasonal.", None),
+    ("Summits in the chart mark slow weeks.", None),
+    ("Summit meetings in the spring are long.", None),
     ("Use the Pacific time zone for US West reporting.", None),
     ("Daily pnl per desk is a finance metric.", None),
     ("The tide well and truly turned after the merge.", None),

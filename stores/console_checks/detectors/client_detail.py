@@ -131,9 +131,9 @@ _APOSTROPHES = frozenset("'\u2019")
 # What may follow a name and still be the name: a plural or possessive ending.
 _PLURAL_ENDING = re.compile(r"(?:e?s)(?:['\u2019]s?)?|['\u2019]s?")
 # Three or more single letters or digits, each pair split by the same separator: one to three
-# spaces, or a hyphen, dot, middle dot, bullet or slash ("a c m e", "A  C  M  E", "a·c·m·e").
+# spaces, or a hyphen, dot, plus, bar, slash, middle dot or bullet ("a c m e", "A  C  M  E", "a·c·m·e").
 _LETTER_RUN = re.compile(
-    r"(?<![^\W_])[^\W_](?P<sep> {1,3}|[.\-\u00b7\u2022\u2027\u22c5/])(?:[^\W_](?P=sep))+[^\W_](?![^\W_])"
+    r"(?<![^\W_])[^\W_](?P<sep> {1,3}|[.\-+|/\u00b7\u2022\u2027\u22c5])(?:[^\W_](?P=sep))+[^\W_](?![^\W_])"
 )
 # A token that may be base64 (standard or URL-safe), long enough to hold a name.
 _RUN_CONTEXT = 60  # characters read again either side of a run of single letters
@@ -167,6 +167,11 @@ _IDENTIFIER_MARKS = frozenset(":/@-_0123456789")
 _AUXILIARIES = frozenset(
     "is isn was wasn are were has hasn have had does doesn did didn will won would wouldn can cannot could "
     "couldn should shouldn must may might shall".split()
+)
+# Words that open a verb's object: after a word in -s they say it was a verb ("wants every"), where
+# a plural noun is followed by a preposition or a verb ("meetings in", "models should").
+_FUNCTION_WORDS = frozenset(
+    "the a an every each all any some no its their our his her my your this these those it them us me".split()
 )
 _WORD = re.compile(r"[a-z]+")
 _SENTENCE_END = frozenset(".!?:;\n")
@@ -348,6 +353,12 @@ def _name_forms(term: str) -> list[tuple[str, frozenset[int]]]:
     return list(dict.fromkeys(forms))
 
 
+def _leet_spelled(spelled: str) -> bool:
+    """Whether a skeleton match is a word spelled with digits or symbols for letters, not a number."""
+    letters = sum(ch.isalpha() for ch in spelled)
+    return bool(_LEET_CHARS.intersection(spelled)) and letters >= 2 and 2 * letters >= len(spelled)
+
+
 def _is_common(word: str) -> bool:
     return zipf_frequency(word, "en") >= _COMMON_ZIPF
 
@@ -524,6 +535,7 @@ class ClientDetailMatcher:
     def __init__(self, terms: Iterable[ClientTerm]) -> None:
         names: dict[str, list[_Entry]] = {}
         skeletons: dict[str, list[_Entry]] = {}  # the names again, as leet spellings are read
+        identifier_skeletons: dict[str, list[_Entry]] = {}  # identifiers too, project keys apart
         identifiers: dict[str, list[_Entry]] = {}
         for term in terms:
             if not term.term or not term.term.strip():
@@ -547,8 +559,11 @@ class ClientDetailMatcher:
                     entry = _Entry(term, frozenset(), form[0].isalnum() or form[0] == "_",
                                    form[-1].isalnum() or form[-1] == "_")
                     identifiers.setdefault(form, []).append(entry)
+                    if term.kind != "project key":
+                        identifier_skeletons.setdefault(form.translate(_SKELETON), []).append(entry)
         self._names = self._automaton(names)
         self._skeletons = self._automaton(skeletons)
+        self._identifier_skeletons = self._automaton(identifier_skeletons)
         self._identifiers = self._automaton(identifiers)
         self.size = sum(len(v) for v in names.values()) + sum(len(v) for v in identifiers.values())
 
@@ -578,16 +593,15 @@ class ClientDetailMatcher:
             return []
         found: dict[ClientDetailFinding, int] = {}
         weak: dict[ClientDetailFinding, int] = {}
-        view = _View(text)
-        self._scan_view(view, found, weak, own_client, offset=None)
-        if self._skeletons is not None and _LEET_HINT.search(text):
-            self._scan_view(view, found, weak, own_client, offset=None, skeleton=True)
-        for at, joined in _letter_run_texts(text):
-            self._scan_view(_View(joined), found, weak, own_client, offset=at)
-        for at, decoded in _base64_texts(text) + _hex_texts(text):
-            self._scan_view(_View(decoded), found, weak, own_client, offset=at, disguised=True)
-        for at, decoded in _spelled_texts(text):
-            self._scan_view(_View(decoded), found, weak, own_client, offset=at)
+        # The text itself, then each derived reading of it: (view, where it sits, whether it is a decoding).
+        views: list[tuple[_View, int | None, bool]] = [(_View(text), None, False)]
+        views += [(_View(joined), at, False) for at, joined in _letter_run_texts(text)]
+        views += [(_View(decoded), at, True) for at, decoded in _base64_texts(text) + _hex_texts(text)]
+        views += [(_View(decoded), at, False) for at, decoded in _spelled_texts(text)]
+        for view, at, decoded in views:
+            self._scan_view(view, found, weak, own_client, offset=at, disguised=decoded)
+            if self._skeletons is not None and _LEET_HINT.search(view.cased):
+                self._scan_view(view, found, weak, own_client, offset=at, disguised=decoded, skeleton=True)
         clients = {f.client for f in found}
         for finding, position in weak.items():
             if finding.client in clients and finding not in found:
@@ -616,11 +630,8 @@ class ClientDetailMatcher:
         if automaton is not None and names:
             for end, (length, entries) in automaton.iter(names):
                 start = end - length + 1
-                if skeleton:
-                    spelled = view.names[start : end + 1]
-                    letters = sum(ch.isalpha() for ch in spelled)
-                    if not _LEET_CHARS.intersection(spelled) or 2 * letters < len(spelled) or letters < 2:
-                        continue
+                if skeleton and not _leet_spelled(view.names[start : end + 1]):
+                    continue
                 clean_start, clean_end = view.names_at[start], view.names_at[end]
                 # Where, in the joined form, the text skipped a separator, and what it skipped.
                 skipped: dict[int, str] = {}
@@ -660,9 +671,13 @@ class ClientDetailMatcher:
                 if strong_entries or weak_entries:
                     matches.append((clean_start, clean_end, strong_entries, weak_entries))
 
-        if self._identifiers is not None and view.clean and not skeleton:
-            for end, (length, entries) in self._identifiers.iter(view.clean):
+        automaton = self._identifier_skeletons if skeleton else self._identifiers
+        clean = view.clean.translate(_SKELETON) if skeleton else view.clean
+        if automaton is not None and clean:
+            for end, (length, entries) in automaton.iter(clean):
                 start = end - length + 1
+                if skeleton and not _leet_spelled(view.clean[start : end + 1]):
+                    continue
                 matched = []
                 for entry in entries:
                     if entry.term.kind == "project key":
@@ -755,8 +770,10 @@ class ClientDetailMatcher:
             return True  # HARBOR, hArBoR, or a split name capitalised again ("Bright Moor")
         if view.ends_plural(end) and view.clean[end + 1 : end + 2] in _APOSTROPHES:
             return True  # possessive: "Harbor's"
+        ending = _PLURAL_ENDING.match(view.clean, end + 1)
+        after = ending.end() if ending is not None and not view.is_word(ending.end(), underscore=False) else end + 1
         words_before = _WORD.findall(view.clean, max(0, start - 40), start)
-        words_after = _WORD.findall(view.clean, end + 1, end + 40)
+        words_after = _WORD.findall(view.clean, after, after + 40)
         if words_before and words_before[-1] in _CUE_BEFORE:
             return True  # "client harbor", "~/clients/harbor/"
         if words_after and words_after[0] in _CUE_AFTER:
@@ -765,9 +782,21 @@ class ClientDetailMatcher:
             before = view.clean[:start].rstrip(" \t*_`\"'([#>-")
             if before and before[-1] not in _SENTENCE_END:
                 return True  # capitalised mid-sentence
-            # At a sentence start a capital says nothing, but a bare name as the subject of an
-            # auxiliary or modal verb does ("Harbor is on BigQuery"; not "Northern hemisphere ...").
-            return bool(words_after) and words_after[0] in _AUXILIARIES
+            # At a sentence start a capital says nothing, but a bare name as the subject of a verb
+            # does: an auxiliary or modal ("Harbor is on BigQuery"), or a word in -s followed by a
+            # determiner, pronoun or preposition ("Beacon wants every PR"; "Mart models should" is
+            # a noun phrase, and "Northern hemisphere ..." no subject at all).
+            if not words_after:
+                return False
+            if words_after[0] in _AUXILIARIES:
+                return True
+            following = words_after[:2] if after == end + 1 else []  # a plural takes no verb in -s
+            return (
+                len(following) == 2
+                and following[0].endswith("s")
+                and not following[0].endswith("ss")
+                and following[1] in _FUNCTION_WORDS
+            )
         return False
 
     @staticmethod
