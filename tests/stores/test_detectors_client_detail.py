@@ -128,6 +128,7 @@ DISGUISE_TERMS = [
     ClientTerm("PNL", "client alias", "Pacific Northern"),
     ClientTerm("Tidewell", "client name", "Tidewell"),
     ClientTerm("lsp_raw", "dataset", "Larkspur Analytics"),
+    ClientTerm("Marlowe & Pike", "client name", "Marlowe & Pike"),
 ]
 DISGUISE_MATCHER = ClientDetailMatcher(DISGUISE_TERMS)
 _B64 = "UXVvcnZhbmU="  # base64 of the name, spelled out so a reader can check it
@@ -138,6 +139,7 @@ DISGUISED = [
     ("For 5ummit the QA list includes a row count.", "Summit"),
     ("Working for Quorv@ne taught me to check late rows.", "Quorvane"),
     ("Q u 0 r v 4 n e wants PR notes.", "Quorvane"),  # spaced out and leet at once
+    ("T1d3w3ll data lands late; 71d3w3££ too.", "Tidewell"),  # most letters replaced
     ("Query lsp_r4w before noon.", "lsp_raw"),
     # separators between every letter, or one inside a word
     ("Q  u  o  r  v  a  n  e wants PR notes.", "Quorvane"),
@@ -145,6 +147,7 @@ DISGUISED = [
     ("Quor-vane wants PR notes.", "Quorvane"),
     ("Quor vane wants PR notes.", "Quorvane"),
     ("Lark-\nspur wants PR notes.", "Larkspur"),
+    ("Lessons from Marl owe & Pike: late rows.", "Marlowe & Pike"),  # a common word inside a longer name
     # letters from other scripts, and Latin look-alikes
     ("Qu\u043ervane wants PR notes.", "Quorvane"),  # Cyrillic o
     ("\u13a2idewell wants PR notes.", "Tidewell"),  # Cherokee letter for T
@@ -160,6 +163,7 @@ DISGUISED = [
     ("loadQuorvaneOrders() is slow.", "Quorvane"),
     ("APIQuorvaneSync is slow.", "Quorvane"),
     ("Profiles live in /srv/clients/summit/profiles.yml.", "Summit"),
+    ("Mail ops@summit-data.com for access.", "Summit"),  # a common word in a mail domain
     # encodings
     (f"Client label {_B64} (base64).", "Quorvane"),
     ("Client label 51756f7276616e65 (hex).", "Quorvane"),

@@ -147,11 +147,11 @@ _NAME_DROP = re.compile(r"[\s\-_,./+'\u2019]+")
 # they stand for into one skeleton letter on both sides, so a "1" may be an "i" or an "l".
 _SKELETON = str.maketrans({
     "0": "o", "1": "i", "l": "i", "!": "i", "|": "i", "3": "e", "4": "a", "@": "a", "5": "s", "$": "s",
-    "7": "t", "8": "b", "9": "g", "6": "g", "2": "z",
+    "7": "t", "8": "b", "9": "g", "6": "g", "2": "z", "€": "e", "£": "i", "¥": "y", "¢": "c", "©": "c", "®": "r",
 })
-_LEET_CHARS = frozenset("0123456789!|@$")
+_LEET_CHARS = frozenset("0123456789!|@$€£¥¢©®")
 # Whether a text may hold such a spelling at all: a letter beside a digit or symbol that stands for one.
-_LEET_HINT = re.compile(r"[A-Za-z][0-9!|@$]|[0-9!|@$][A-Za-z]")
+_LEET_HINT = re.compile(r"[A-Za-z][0-9!|@$€£¥¢©®]|[0-9!|@$€£¥¢©®][A-Za-z]")
 # A word at least this frequent in English (wordfreq's Zipf scale: 3 is about once per million words)
 # is a common word: a client named "Harbor" is not named by "the harbor".
 _COMMON_ZIPF = 3.0
@@ -356,7 +356,20 @@ def _name_forms(term: str) -> list[tuple[str, frozenset[int]]]:
 def _leet_spelled(spelled: str) -> bool:
     """Whether a skeleton match is a word spelled with digits or symbols for letters, not a number."""
     letters = sum(ch.isalpha() for ch in spelled)
-    return bool(_LEET_CHARS.intersection(spelled)) and letters >= 2 and 2 * letters >= len(spelled)
+    if not _LEET_CHARS.intersection(spelled) or letters < 2:
+        return False
+    # A short word needs half its characters to be letters; a long one a quarter ("$70n38r1d93").
+    return 2 * letters >= len(spelled) or (len(spelled) >= 6 and 4 * letters >= len(spelled))
+
+
+def _in_address(clean: str, start: int, end: int) -> bool:
+    """Whether ``start``..``end`` sits in the domain of an e-mail address or the host of a URL."""
+    left = max(clean.rfind(" ", 0, start), clean.rfind("\n", 0, start)) + 1
+    prefix = clean[left:start]
+    if "@" in prefix:
+        return "/" not in prefix[prefix.rindex("@") :]
+    scheme = prefix.find("://")
+    return scheme >= 0 and "/" not in prefix[scheme + 3 :]
 
 
 def _is_common(word: str) -> bool:
@@ -366,8 +379,8 @@ def _is_common(word: str) -> bool:
 def _split_gaps(joined: str, gaps: frozenset[int]) -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
     """Where a word of a name may be split by a hyphen or a space ("Bright-moor", "Vel trix").
 
-    Returns (hyphen gaps, space gaps, weak space gaps). A word that is itself a common word has no
-    splits ("data-stream" is not a client "Datastream" spelled apart only if that word is rare). A
+    Returns (hyphen gaps, space gaps, weak space gaps). A one-word name that is a common word has no
+    splits (a client "Harbor" is not found in "har-bor"; the words of "Marlowe & Pike" may split). A
     space split whose two pieces are both common words ("Bright moor") is weak: it counts only with
     the evidence a common-word name needs.
     """
@@ -377,12 +390,12 @@ def _split_gaps(joined: str, gaps: frozenset[int]) -> tuple[frozenset[int], froz
     bounds = [0, *sorted(gaps), len(joined)]
     for a, b in zip(bounds, bounds[1:], strict=False):
         word = joined[a:b]
-        if len(word) < 5 or not word.isalpha() or _is_common(word):
+        if len(word) < 5 or not word.isalpha() or (not gaps and _is_common(word)):
             continue
         for k in range(2, len(word) - 1):
             hyphen.add(a + k)
             left, right = word[:k], word[k:]
-            if len(left) >= 3 and len(right) >= 3:
+            if len(left) >= 2 and len(right) >= 2:
                 (weak if _is_common(left) and _is_common(right) else space).add(a + k)
     return frozenset(hyphen), frozenset(space), frozenset(weak)
 
@@ -770,6 +783,8 @@ class ClientDetailMatcher:
             return True  # HARBOR, hArBoR, or a split name capitalised again ("Bright Moor")
         if view.ends_plural(end) and view.clean[end + 1 : end + 2] in _APOSTROPHES:
             return True  # possessive: "Harbor's"
+        if _in_address(view.clean, start, end):
+            return True  # a label of an e-mail domain or a URL's host: "ops@harbor-data.com"
         ending = _PLURAL_ENDING.match(view.clean, end + 1)
         after = ending.end() if ending is not None and not view.is_word(ending.end(), underscore=False) else end + 1
         words_before = _WORD.findall(view.clean, max(0, start - 40), start)
