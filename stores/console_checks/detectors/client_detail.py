@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bisect
 import codecs
 import html
 import re
@@ -140,8 +141,7 @@ _RUN_CONTEXT = 60  # characters read again either side of a run of single letter
 _BASE64_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{6,}={0,2}(?![A-Za-z0-9+/=_-])")
 _QUOTES_AROUND_DOT = frozenset("'\"[]")
 _QUOTED_DOT = re.compile(r"['\"\[\]]\.|\.['\"\[\]]")
-# The characters the names view keeps, and those it drops (separators, apostrophes, white space).
-_NAME_CHAR = re.compile(r"[^\s\-_,./+'\u2019]")
+# The characters the names view drops: separators, apostrophes, white space.
 _NAME_DROP = re.compile(r"[\s\-_,./+'\u2019]+")
 # Digits and symbols written for letters ("Br1ghtm00r", "Veltr!x", "C4f3"), folded with the letters
 # they stand for into one skeleton letter on both sides, so a "1" may be an "i" or an "l".
@@ -286,14 +286,23 @@ class _View:
             self.clean = "".join(c.lower() if len(c.lower()) == 1 else c for c in self.cased)
         # The names view: clean without separators, and where each character sits in clean.
         self.names = _NAME_DROP.sub("", self.clean)
-        self._names_at: list[int] | None = None
+        self._kept_before: list[int] | None = None
+        self._dropped: list[int] = []
 
-    @property
-    def names_at(self) -> list[int]:
-        """Where each character of the names view sits in the clean view (worked out on the first match)."""
-        if self._names_at is None:
-            self._names_at = [m.start() for m in _NAME_CHAR.finditer(self.clean)]
-        return self._names_at
+    def at_clean(self, k: int) -> int:
+        """Where the ``k``-th character of the names view sits in the clean view.
+
+        Worked out from the runs of dropped characters (one per word gap, not one per character),
+        and only once a text has a match at all.
+        """
+        if self._kept_before is None:
+            self._kept_before, dropped = [], 0
+            for m in _NAME_DROP.finditer(self.clean):
+                self._kept_before.append(m.start() - dropped)  # names characters before this run
+                dropped += m.end() - m.start()
+                self._dropped.append(dropped)
+        runs = bisect.bisect_right(self._kept_before, k)
+        return k + (self._dropped[runs - 1] if runs else 0)
 
     def is_word(self, i: int, underscore: bool) -> bool:
         if i < 0 or i >= len(self.clean):
@@ -645,11 +654,11 @@ class ClientDetailMatcher:
                 start = end - length + 1
                 if skeleton and not _leet_spelled(view.names[start : end + 1]):
                     continue
-                clean_start, clean_end = view.names_at[start], view.names_at[end]
+                clean_start, clean_end = view.at_clean(start), view.at_clean(end)
                 # Where, in the joined form, the text skipped a separator, and what it skipped.
                 skipped: dict[int, str] = {}
                 for k in range(start + 1, end + 1):
-                    before, at = view.names_at[k - 1], view.names_at[k]
+                    before, at = view.at_clean(k - 1), view.at_clean(k)
                     between = view.clean[before + 1 : at]
                     if at != before + 1 and not _APOSTROPHES.issuperset(between):
                         skipped[k - start] = between
