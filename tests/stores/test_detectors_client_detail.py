@@ -180,6 +180,7 @@ DISGUISED = [
     ("summit data is late again; see SMT-12.", "Summit"),
     ("Pacific Northern ships late on Fridays.", "Pacific Northern"),
     ("PNL models run at 06:00.", "PNL"),
+    ("For client pnl the lookback is three days.", "PNL"),  # lower case, with a cue word
     # ordinary words and look-alikes that pass
     ("We reached the summit of the weekly curve at noon.", None),
     ("Summit meetings are held monthly.", None),

@@ -35,8 +35,8 @@ General ways a name is written without being spelled as registered are also foun
 - encoded: base64 (standard or URL-safe, padded or not) and hex tokens that decode to printable
   text, percent-encoded tokens, and the whole text rot13'd or reversed where it says so.
 
-Two kinds of name need more than a match. An acronym ("PNL", "C&F") counts in capitals only, as a
-project key does ("pnl" is profit and loss). A name that is one common English word (wordfreq's
+Two kinds of name need more than a match. An acronym ("PNL", "C&F") counts in capitals, as a project
+key does; in lower case ("pnl" is profit and loss) it needs evidence like a common word. A name that is one common English word (wordfreq's
 Zipf frequency >= 3: "Harbor", "Summit") counts only with evidence that the client is meant: written
 capitalised mid-sentence, in capitals or odd case, possessive, disguised (split, leet, encoded),
 after "client" or before "engagement", as a sentence's subject before an auxiliary ("Harbor is on
@@ -323,8 +323,8 @@ class _Entry:
     gaps: frozenset[int]  # for names: offsets in the joined form where a separator may sit
     edge_start: bool  # whether the form starts with a word character (so a boundary is needed)
     edge_end: bool
-    # For names: offsets inside a word where a hyphen may split it ("Bright-moor"), and the subset
-    # where a space may too (a piece is no common word: "Vel trix", never "data stream").
+    # For names: offsets inside a word where a hyphen may split it ("Bright-moor"), and where a space
+    # may ("Vel trix"); a space between two common words ("Bright moor") is weak, as is a common word.
     hyphen_gaps: frozenset[int] = frozenset()
     space_gaps: frozenset[int] = frozenset()
     weak_gaps: frozenset[int] = frozenset()  # space splits into two common words ("Bright moor")
@@ -681,15 +681,15 @@ class ClientDetailMatcher:
                         if not (entry.gluable and self._in_identifier(view, clean_start, clean_end)):
                             continue
                         split = "disguise"
-                    if entry.capitals_only and not all(
+                    # An acronym not in capitals ("pnl") is as weak as a common word: it needs evidence.
+                    lowered = entry.capitals_only and not all(
                         c.isupper() for c in view.cased[clean_start : clean_end + 1] if c.isalpha()
-                    ):
-                        continue
-                    evident = disguised or skeleton or split == "disguise"
-                    if (entry.common_word or split == "weak") and not evident:
+                    )
+                    needs_evidence = entry.common_word or split == "weak" or lowered
+                    evident = not needs_evidence or disguised or skeleton or split == "disguise"
+                    if not evident:
                         evident = self._evidence(view, clean_start, clean_end)
-                    (strong_entries if evident or not (entry.common_word or split == "weak")
-                     else weak_entries).append(entry)
+                    (strong_entries if evident else weak_entries).append(entry)
                 if strong_entries or weak_entries:
                     matches.append((clean_start, clean_end, strong_entries, weak_entries))
 
