@@ -127,3 +127,15 @@ def test_the_benchmark_never_calls_training_figures_the_detection_rate():
     assert "it is not a detection rate" in text
     for label, _target, _how in detection.ROWS.values():
         assert label in text
+
+
+def test_the_benchmark_can_leave_the_held_out_column_out():
+    """``--no-heldout`` prints the other columns and never reads the split (for work the split will measure)."""
+    from bench import detection
+
+    out = io.StringIO()
+    with redirect_stdout(out):
+        detection.main(["--no-heldout"])
+    text = out.getvalue()
+    assert "development (tuned on)" in text
+    assert "held-out (frozen" not in text

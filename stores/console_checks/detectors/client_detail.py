@@ -15,13 +15,32 @@ accents, full-width forms). Two views come out of it:
   clean view and every separator it skipped sits between two words of the name ("stem the tide" is
   not the client "Stemt"; "between" is not the client "Wee").
 
-Three general ways a name is written without being spelled as registered are also found:
+General ways a name is written without being spelled as registered are also found:
 
-- letter by letter, with the same space, hyphen or dot between every letter ("A C M E Labs",
-  "a-c-m-e"): the text is read once more with each such run joined ("ACME Labs");
+- letter by letter, with the same separator between every letter ("A C M E Labs", "a-c-m-e",
+  "A  C  M  E", "a·c·m·e"): the stretch around each such run is read once more with the run joined;
+- split inside a word by a hyphen ("Bright-moor"), or by a space where a piece is no common word
+  ("Vel trix"; "Bright moor", two common words, needs the evidence a common-word name needs);
+- with digits and symbols for letters ("Br1ghtm00r", "Veltr!x", "C4f3"): the names view is read a
+  second time through a skeleton that folds each digit or symbol with the letters it stands for,
+  in the terms and the text alike (one more automaton pass, only when the text has such a spelling);
+- with letters of other scripts or Latin letters that look like ASCII ones (Cyrillic, Greek,
+  Cherokee, small capitals, dotless i, mathematical and circled letters): Unicode's confusables
+  (confusable-homoglyphs) and the letters' Unicode names fold them;
 - with an English plural or possessive ending after it ("Acmes", "Acme's", "Acmes'", "Tidewell's"), and
   a name ending in consonant + "y" also with "ies" ("Tidy", "Tidies");
-- base64 (standard or URL-safe, padded or not): a token that decodes to printable text is scanned too.
+- inside identifiers and addresses: a camelCase or letter-to-digit step is a word boundary
+  ("loadAcmeOrders", "acme2024"), and a long rare name counts even glued to other words inside a
+  host, address, path or identifier ("getquorvane.io", "quorvanedata-prod");
+- encoded: base64 (standard or URL-safe, padded or not) and hex tokens that decode to printable
+  text, percent-encoded tokens, and the whole text rot13'd or reversed where it says so.
+
+Two kinds of name need more than a match. An acronym ("PNL", "C&F") counts in capitals, as a project
+key does; in lower case ("pnl" is profit and loss) it needs evidence like a common word. A name that is one common English word (wordfreq's
+Zipf frequency >= 3: "Harbor", "Summit") counts only with evidence that the client is meant: written
+capitalised mid-sentence, in capitals or odd case, possessive, disguised (split, leet, encoded),
+after "client" or before "engagement", as a sentence's subject before an auxiliary ("Harbor is on
+BigQuery"), or beside another term of the same client. "Plan for the harbor" passes.
 
 ``scan(text, own_client=...)`` is for a project store: it reports only other clients' detail, and
 a term that also belongs to ``own_client`` (two clients share a dataset name) is that client's.
@@ -31,13 +50,18 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bisect
+import codecs
 import html
 import re
 import unicodedata
+import urllib.parse
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 import ahocorasick
+from confusable_homoglyphs import confusables
+from wordfreq import zipf_frequency
 
 __all__ = ["ClientDetailFinding", "ClientDetailMatcher", "ClientTerm", "KINDS"]
 
@@ -100,19 +124,57 @@ _CONFUSABLES = {
     "Τ": "T", "Υ": "Y", "Χ": "X",
     "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-",
     "\ufe63": "-", "\uff0d": "-",
+    "ɑ": "a", "ɩ": "i", "ɛ": "e",
 }
 # German letters as they are written without their marks ("Müller" is also "Mueller").
 _TRANSLITERATIONS = (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss"))
 _APOSTROPHES = frozenset("'\u2019")
 # What may follow a name and still be the name: a plural or possessive ending.
 _PLURAL_ENDING = re.compile(r"(?:e?s)(?:['\u2019]s?)?|['\u2019]s?")
-# Three or more single letters or digits, each pair split by one space, hyphen or dot ("a c m e").
+# Three or more single letters or digits, each pair split by the same separator: one to three
+# spaces, or a hyphen, dot, plus, bar, slash, middle dot or bullet ("a c m e", "A  C  M  E", "a·c·m·e").
 _LETTER_RUN = re.compile(
-    r"(?<![^\W_])[^\W_](?P<sep>[ .\-])(?:[^\W_](?P=sep))+[^\W_](?![^\W_])"
+    r"(?<![^\W_])[^\W_](?P<sep> {1,3}|[.\-+|/\u00b7\u2022\u2027\u22c5])(?:[^\W_](?P=sep))+[^\W_](?![^\W_])"
 )
 # A token that may be base64 (standard or URL-safe), long enough to hold a name.
+_RUN_CONTEXT = 60  # characters read again either side of a run of single letters
 _BASE64_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{6,}={0,2}(?![A-Za-z0-9+/=_-])")
 _QUOTES_AROUND_DOT = frozenset("'\"[]")
+_QUOTED_DOT = re.compile(r"['\"\[\]]\.|\.['\"\[\]]")
+# The characters the names view drops: separators, apostrophes, white space.
+_NAME_DROP = re.compile(r"[\s\-_,./+'\u2019]+")
+# Digits and symbols written for letters ("Br1ghtm00r", "Veltr!x", "C4f3"), folded with the letters
+# they stand for into one skeleton letter on both sides, so a "1" may be an "i" or an "l".
+_SKELETON = str.maketrans({
+    "0": "o", "1": "i", "l": "i", "!": "i", "|": "i", "3": "e", "4": "a", "@": "a", "5": "s", "$": "s",
+    "7": "t", "8": "b", "9": "g", "6": "g", "2": "z", "€": "e", "£": "i", "¥": "y", "¢": "c", "©": "c", "®": "r",
+})
+_LEET_CHARS = frozenset("0123456789!|@$€£¥¢©®")
+# Whether a text may hold such a spelling at all: a letter beside a digit or symbol that stands for one.
+_LEET_HINT = re.compile(r"[A-Za-z][0-9!|@$€£¥¢©®]|[0-9!|@$€£¥¢©®][A-Za-z]")
+# A word at least this frequent in English (wordfreq's Zipf scale: 3 is about once per million words)
+# is a common word: a client named "Harbor" is not named by "the harbor".
+_COMMON_ZIPF = 3.0
+# An acronym alias or name ("PNL", "C&F"): it counts in capitals only, as a project key does.
+_ACRONYM = re.compile(r"[A-Z][A-Z0-9&]{1,4}")
+# Words around a common-word name that say it is the client ("client Harbor", "the Harbor engagement").
+_CUE_BEFORE = frozenset({"client", "clients", "customer", "customers"})
+_CUE_AFTER = frozenset({"engagement", "account", "client"})
+# A name this long and this rare (Zipf) is found glued to other words inside an identifier or host.
+_GLUABLE_LENGTH = 6
+_RARE_ZIPF = 2.5
+_IDENTIFIER_MARKS = frozenset(":/@-_0123456789")
+_AUXILIARIES = frozenset(
+    "is isn was wasn are were has hasn have had does doesn did didn will won would wouldn can cannot could "
+    "couldn should shouldn must may might shall".split()
+)
+# Words that open a verb's object: after a word in -s they say it was a verb ("wants every"), where
+# a plural noun is followed by a preposition or a verb ("meetings in", "models should").
+_FUNCTION_WORDS = frozenset(
+    "the a an every each all any some no its their our his her my your this these those it them us me".split()
+)
+_WORD = re.compile(r"[a-z]+")
+_SENTENCE_END = frozenset(".!?:;\n")
 
 
 def _fold(ch: str) -> str:
@@ -124,7 +186,32 @@ def _fold(ch: str) -> str:
     if ch in _CONFUSABLES:
         return _CONFUSABLES[ch]
     decomposed = unicodedata.normalize("NFKD", ch)
-    return "".join(c for c in decomposed if not unicodedata.combining(c) and c not in _INVISIBLE)
+    folded = "".join(c for c in decomposed if not unicodedata.combining(c) and c not in _INVISIBLE)
+    if folded.isascii() or not ch.isalpha():
+        return folded
+    return _latin_letter(ch) or _lookalike(ch) or folded
+
+
+# A Latin letter's name gives its base letter: "LATIN SMALL LETTER DOTLESS I", "LATIN LETTER SMALL
+# CAPITAL A", "LATIN SMALL LETTER B WITH STROKE".
+_LATIN_NAME = re.compile(r"LATIN (?:(SMALL|CAPITAL) )?LETTER (?:SMALL CAPITAL |DOTLESS |SCRIPT )?([A-Z])(?: WITH .*)?")
+
+
+def _latin_letter(ch: str) -> str:
+    m = _LATIN_NAME.fullmatch(unicodedata.name(ch, ""))
+    if m is None:
+        return ""
+    return m.group(2) if m.group(1) == "CAPITAL" else m.group(2).lower()
+
+
+def _lookalike(ch: str) -> str:
+    """The ASCII letter a letter of another script looks like (Unicode's confusables: Cherokee "Ꮋ" is "H")."""
+    for found in confusables.is_confusable(ch, greedy=True, preferred_aliases=["latin"]) or []:
+        for glyph in found["homoglyphs"]:
+            letter = glyph["c"] if glyph["c"].isascii() else _latin_letter(glyph["c"])
+            if len(letter) == 1 and letter.isalpha():
+                return letter
+    return ""
 
 
 _FOLD_CACHE: dict[str, str] = {}
@@ -181,25 +268,41 @@ class _View:
             where.extend(range(pos, len(text)))
 
         # Quotes and brackets around the dot of a qualified name: "ACME"."ORDERS", [raw].[orders].
-        keep = [
-            not (
-                ch in _QUOTES_AROUND_DOT
-                and ((i > 0 and chars[i - 1] == ".") or (i + 1 < len(chars) and chars[i + 1] == "."))
-            )
-            for i, ch in enumerate(chars)
-        ]
-        self.cased = "".join(ch for ch, k in zip(chars, keep, strict=True) if k)
-        self.where = [w for w, k in zip(where, keep, strict=True) if k]
+        joined = "".join(chars)
+        if _QUOTED_DOT.search(joined) is None:  # the common case: nothing to drop
+            self.cased, self.where = joined, where
+        else:
+            keep = [
+                not (
+                    ch in _QUOTES_AROUND_DOT
+                    and ((i > 0 and chars[i - 1] == ".") or (i + 1 < len(chars) and chars[i + 1] == "."))
+                )
+                for i, ch in enumerate(chars)
+            ]
+            self.cased = "".join(ch for ch, k in zip(chars, keep, strict=True) if k)
+            self.where = [w for w, k in zip(where, keep, strict=True) if k]
         self.clean = self.cased.lower()
         if len(self.clean) != len(self.cased):  # a letter that lower-cases to two: keep the map exact
             self.clean = "".join(c.lower() if len(c.lower()) == 1 else c for c in self.cased)
         # The names view: clean without separators, and where each character sits in clean.
-        self.names_at = [
-            i
-            for i, ch in enumerate(self.clean)
-            if ch not in _NAME_SEPARATORS and ch not in _APOSTROPHES and not ch.isspace()
-        ]
-        self.names = "".join(self.clean[i] for i in self.names_at)
+        self.names = _NAME_DROP.sub("", self.clean)
+        self._kept_before: list[int] | None = None
+        self._dropped: list[int] = []
+
+    def at_clean(self, k: int) -> int:
+        """Where the ``k``-th character of the names view sits in the clean view.
+
+        Worked out from the runs of dropped characters (one per word gap, not one per character),
+        and only once a text has a match at all.
+        """
+        if self._kept_before is None:
+            self._kept_before, dropped = [], 0
+            for m in _NAME_DROP.finditer(self.clean):
+                self._kept_before.append(m.start() - dropped)  # names characters before this run
+                dropped += m.end() - m.start()
+                self._dropped.append(dropped)
+        runs = bisect.bisect_right(self._kept_before, k)
+        return k + (self._dropped[runs - 1] if runs else 0)
 
     def is_word(self, i: int, underscore: bool) -> bool:
         if i < 0 or i >= len(self.clean):
@@ -220,6 +323,14 @@ class _Entry:
     gaps: frozenset[int]  # for names: offsets in the joined form where a separator may sit
     edge_start: bool  # whether the form starts with a word character (so a boundary is needed)
     edge_end: bool
+    # For names: offsets inside a word where a hyphen may split it ("Bright-moor"), and where a space
+    # may ("Vel trix"); a space between two common words ("Bright moor") is weak, as is a common word.
+    hyphen_gaps: frozenset[int] = frozenset()
+    space_gaps: frozenset[int] = frozenset()
+    weak_gaps: frozenset[int] = frozenset()  # space splits into two common words ("Bright moor")
+    common_word: bool = False  # one common English word ("Harbor"): counted only with evidence
+    capitals_only: bool = False  # an acronym ("PNL"): counted in capitals only, like a project key
+    gluable: bool = False  # long and rare enough to count glued to other words inside an identifier
 
 
 def _fold_term(term: str) -> str:
@@ -249,6 +360,53 @@ def _name_forms(term: str) -> list[tuple[str, frozenset[int]]]:
         if len(joined) >= 3 and joined.endswith("y") and joined[-2] not in "aeiouy"
     ]
     return list(dict.fromkeys(forms))
+
+
+def _leet_spelled(spelled: str) -> bool:
+    """Whether a skeleton match is a word spelled with digits or symbols for letters, not a number."""
+    letters = sum(ch.isalpha() for ch in spelled)
+    if not _LEET_CHARS.intersection(spelled) or letters < 2:
+        return False
+    # A short word needs half its characters to be letters; a long one a quarter ("$70n38r1d93").
+    return 2 * letters >= len(spelled) or (len(spelled) >= 6 and 4 * letters >= len(spelled))
+
+
+def _in_address(clean: str, start: int, end: int) -> bool:
+    """Whether ``start``..``end`` sits in the domain of an e-mail address or the host of a URL."""
+    left = max(clean.rfind(" ", 0, start), clean.rfind("\n", 0, start)) + 1
+    prefix = clean[left:start]
+    if "@" in prefix:
+        return "/" not in prefix[prefix.rindex("@") :]
+    scheme = prefix.find("://")
+    return scheme >= 0 and "/" not in prefix[scheme + 3 :]
+
+
+def _is_common(word: str) -> bool:
+    return zipf_frequency(word, "en") >= _COMMON_ZIPF
+
+
+def _split_gaps(joined: str, gaps: frozenset[int]) -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
+    """Where a word of a name may be split by a hyphen or a space ("Bright-moor", "Vel trix").
+
+    Returns (hyphen gaps, space gaps, weak space gaps). A one-word name that is a common word has no
+    splits (a client "Harbor" is not found in "har-bor"; the words of "Marlowe & Pike" may split). A
+    space split whose two pieces are both common words ("Bright moor") is weak: it counts only with
+    the evidence a common-word name needs.
+    """
+    hyphen: set[int] = set()
+    space: set[int] = set()
+    weak: set[int] = set()
+    bounds = [0, *sorted(gaps), len(joined)]
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        word = joined[a:b]
+        if len(word) < 5 or not word.isalpha() or (not gaps and _is_common(word)):
+            continue
+        for k in range(2, len(word) - 1):
+            hyphen.add(a + k)
+            left, right = word[:k], word[k:]
+            if len(left) >= 2 and len(right) >= 2:
+                (weak if _is_common(left) and _is_common(right) else space).add(a + k)
+    return frozenset(hyphen), frozenset(space), frozenset(weak)
 
 
 def _name_form(term: str) -> tuple[str, frozenset[int]] | None:
@@ -292,23 +450,84 @@ def _identifier_forms(term: ClientTerm) -> list[str]:
     return [f for f in dict.fromkeys(forms) if len(f) >= 2]
 
 
-def _collapse_letter_runs(text: str) -> tuple[int, str] | None:
-    """The text with every run of single letters joined ("A C M E Labs" -> "ACME Labs"), if it has one.
+def _letter_run_texts(text: str) -> list[tuple[int, str]]:
+    """Each stretch of text around runs of single letters, with the runs joined ("A C M E Labs" -> "ACME Labs").
 
-    Returns where the first run starts and the joined text, or None when no run is there.
+    Only the runs and a few words either side are read again, so a long note costs no second full
+    reading. Returns where each stretch starts and its joined text.
     """
-    first = None
-    pieces = []
-    pos = 0
-    for m in _LETTER_RUN.finditer(text):
-        if first is None:
-            first = m.start()
-        pieces += [text[pos : m.start()], m.group(0).replace(m.group("sep"), "")]
-        pos = m.end()
-    if first is None:
-        return None
-    pieces.append(text[pos:])
-    return first, "".join(pieces)
+    runs = list(_LETTER_RUN.finditer(text))
+    if not runs:
+        return []
+    windows: list[list[int]] = []
+    for m in runs:
+        start, end = max(0, m.start() - _RUN_CONTEXT), min(len(text), m.end() + _RUN_CONTEXT)
+        if windows and start <= windows[-1][1]:
+            windows[-1][1] = end
+        else:
+            windows.append([start, end])
+    out = []
+    for start, end in windows:
+        inside = [m for m in runs if start <= m.start() and m.end() <= end]
+        # Begin and end on white space, never inside a word the window cut.
+        if start > 0 and not text[start - 1].isspace():
+            cut = next((i for i in range(start, inside[0].start()) if text[i].isspace()), None)
+            start = inside[0].start() if cut is None else cut + 1
+        if end < len(text) and not text[end].isspace():
+            cut = next((i for i in range(end - 1, inside[-1].end() - 1, -1) if text[i].isspace()), None)
+            end = inside[-1].end() if cut is None else cut
+        pieces, pos = [], start
+        for m in inside:
+            pieces += [text[pos : m.start()], m.group(0).replace(m.group("sep"), "")]
+            pos = m.end()
+        pieces.append(text[pos:end])
+        out.append((start, "".join(pieces)))
+    return out
+
+
+# Hex of text: every byte of a letter starts with a digit, so a run of hex pairs holding digits.
+_HEX_TOKEN = re.compile(r"(?<![0-9A-Za-z])(?:0x)?((?:[0-9a-fA-F]{2}){4,})(?![0-9A-Za-z])")
+_PERCENT_TOKEN = re.compile(r"[^\s%]*(?:%[0-9A-Fa-f]{2}[^\s%]*)+")
+# Text that says how it is written: the transforms it names are undone before reading it again.
+_ROT13_SAID = re.compile(r"\brot[-_ ]?13\b", re.IGNORECASE)
+_REVERSED_SAID = re.compile(r"\b(?:reversed|backwards?|mirrored)\b", re.IGNORECASE)
+
+
+def _mostly_text(decoded: str) -> bool:
+    """Printable, and mostly letters and spaces: text that was encoded, not bytes that happen to decode."""
+    return bool(decoded) and all(ch.isprintable() or ch.isspace() for ch in decoded) and (
+        sum(ch.isalpha() or ch.isspace() for ch in decoded) >= 0.6 * len(decoded)
+    )
+
+
+def _hex_texts(text: str) -> list[tuple[int, str]]:
+    """Each run of hex pairs in ``text`` that decodes to printable text, with where it starts."""
+    out = []
+    for m in _HEX_TOKEN.finditer(text):
+        token = m.group(1)
+        if not any(ch.isdigit() for ch in token):
+            continue
+        try:
+            decoded = bytes.fromhex(token).decode("utf-8")
+        except ValueError:
+            continue
+        if _mostly_text(decoded):
+            out.append((m.start(), decoded))
+    return out
+
+
+def _spelled_texts(text: str) -> list[tuple[int, str]]:
+    """The text with percent-encoding undone, and rot13 or reversal undone where the text says it uses them."""
+    out = []
+    if "%" in text:
+        for m in _PERCENT_TOKEN.finditer(text):  # only the tokens that hold percent-escapes
+            out.append((m.start(), urllib.parse.unquote(m.group(0))))
+    lower = text.lower()
+    if "rot" in lower and _ROT13_SAID.search(text):
+        out.append((0, codecs.encode(text, "rot13")))
+    if any(word in lower for word in ("revers", "backward", "mirror")) and _REVERSED_SAID.search(text):
+        out.append((0, text[::-1]))
+    return out
 
 
 def _base64_texts(text: str) -> list[tuple[int, str]]:
@@ -327,12 +546,7 @@ def _base64_texts(text: str) -> list[tuple[int, str]]:
             decoded = raw.decode("utf-8")
         except (binascii.Error, ValueError):
             continue
-        # Printable, and mostly letters and spaces: text that was encoded, not bytes that happen to decode.
-        if (
-            decoded
-            and all(ch.isprintable() or ch.isspace() for ch in decoded)
-            and sum(ch.isalpha() or ch.isspace() for ch in decoded) >= 0.6 * len(decoded)
-        ):
+        if _mostly_text(decoded):
             out.append((m.start(), decoded))
     return out
 
@@ -342,21 +556,36 @@ class ClientDetailMatcher:
 
     def __init__(self, terms: Iterable[ClientTerm]) -> None:
         names: dict[str, list[_Entry]] = {}
+        skeletons: dict[str, list[_Entry]] = {}  # the names again, as leet spellings are read
+        identifier_skeletons: dict[str, list[_Entry]] = {}  # identifiers too, project keys apart
         identifiers: dict[str, list[_Entry]] = {}
         for term in terms:
             if not term.term or not term.term.strip():
                 continue
             if term.kind in _NAME_KINDS:
+                acronym = _ACRONYM.fullmatch(term.term.strip()) is not None
                 for joined, gaps in _name_forms(term.term):
-                    names.setdefault(joined, []).append(
-                        _Entry(term, gaps, joined[0].isalnum(), joined[-1].isalnum())
+                    hyphen, space, weak = _split_gaps(joined, gaps)
+                    entry = _Entry(
+                        term, gaps, joined[0].isalnum(), joined[-1].isalnum(),
+                        hyphen_gaps=hyphen, space_gaps=space | weak, weak_gaps=weak,
+                        common_word=not gaps and joined.isalpha() and _is_common(joined),
+                        capitals_only=acronym,
+                        gluable=len(joined) >= _GLUABLE_LENGTH and joined.isalpha()
+                        and zipf_frequency(joined, "en") < _RARE_ZIPF,
                     )
+                    names.setdefault(joined, []).append(entry)
+                    skeletons.setdefault(joined.translate(_SKELETON), []).append(entry)
             else:
                 for form in _identifier_forms(term):
                     entry = _Entry(term, frozenset(), form[0].isalnum() or form[0] == "_",
                                    form[-1].isalnum() or form[-1] == "_")
                     identifiers.setdefault(form, []).append(entry)
+                    if term.kind != "project key":
+                        identifier_skeletons.setdefault(form.translate(_SKELETON), []).append(entry)
         self._names = self._automaton(names)
+        self._skeletons = self._automaton(skeletons)
+        self._identifier_skeletons = self._automaton(identifier_skeletons)
         self._identifiers = self._automaton(identifiers)
         self.size = sum(len(v) for v in names.values()) + sum(len(v) for v in identifiers.values())
 
@@ -376,51 +605,101 @@ class ClientDetailMatcher:
         With ``own_client``, only other clients' terms, and none where the words matched, or words
         around them, name a term of ``own_client`` (its table ``x_mart.orders`` holds another
         client's dataset name ``x_mart``: it is still the own client's table).
+
+        A client name that is one common English word ("Harbor") counts only with evidence that the
+        client is meant: written capitalised mid-sentence, in capitals or odd case, possessive,
+        disguised (split, leet, base64), next to a cue word ("client"), or beside another term of the
+        same client in the text. "Plan for the harbor" passes.
         """
         if not text or (self._names is None and self._identifiers is None):
             return []
         found: dict[ClientDetailFinding, int] = {}
-        self._scan_view(_View(text), found, own_client, offset=None)
-        collapsed = _collapse_letter_runs(text)
-        if collapsed is not None:
-            self._scan_view(_View(collapsed[1]), found, own_client, offset=collapsed[0])
-        for at, decoded in _base64_texts(text):
-            self._scan_view(_View(decoded), found, own_client, offset=at)
+        weak: dict[ClientDetailFinding, int] = {}
+        # The text itself, then each derived reading of it: (view, where it sits, whether it is a decoding).
+        views: list[tuple[_View, int | None, bool]] = [(_View(text), None, False)]
+        views += [(_View(joined), at, False) for at, joined in _letter_run_texts(text)]
+        views += [(_View(decoded), at, True) for at, decoded in _base64_texts(text) + _hex_texts(text)]
+        views += [(_View(decoded), at, False) for at, decoded in _spelled_texts(text)]
+        for view, at, decoded in views:
+            self._scan_view(view, found, weak, own_client, offset=at, disguised=decoded)
+            if self._skeletons is not None and _LEET_HINT.search(view.cased):
+                self._scan_view(view, found, weak, own_client, offset=at, disguised=decoded, skeleton=True)
+        clients = {f.client for f in found}
+        for finding, position in weak.items():
+            if finding.client in clients and finding not in found:
+                found[finding] = position
         return sorted(found, key=lambda f: found[f])
 
     def _scan_view(
-        self, view: _View, found: dict[ClientDetailFinding, int], own_client: str | None, offset: int | None
+        self,
+        view: _View,
+        found: dict[ClientDetailFinding, int],
+        weak: dict[ClientDetailFinding, int],
+        own_client: str | None,
+        offset: int | None,
+        disguised: bool = False,
+        skeleton: bool = False,
     ) -> None:
-        """Add the findings of one view of a text; ``offset`` places a derived view's findings in the text."""
-        matches: list[tuple[int, int, list[_Entry]]] = []  # clean start, clean end, entries that count
-        if self._names is not None and view.names:
-            for end, (length, entries) in self._names.iter(view.names):
+        """Add the findings of one view of a text; ``offset`` places a derived view's findings in the text.
+
+        ``disguised``: the view is a decoding (base64), so every name in it is evidence enough.
+        ``skeleton``: read the names view with digits and symbols as letters; only names spelled with
+        at least one of them count (the plain reading finds the rest).
+        """
+        matches: list[tuple[int, int, list[_Entry], list[_Entry]]] = []  # clean start, end, strong, weak
+        automaton = self._skeletons if skeleton else self._names
+        names = view.names.translate(_SKELETON) if skeleton else view.names
+        if automaton is not None and names:
+            for end, (length, entries) in automaton.iter(names):
                 start = end - length + 1
-                clean_start, clean_end = view.names_at[start], view.names_at[end]
-                # Where, in the joined form, the text skipped a separator.
-                skipped = {
-                    k - start
-                    for k in range(start + 1, end + 1)
-                    if view.names_at[k] != view.names_at[k - 1] + 1
-                    and not _APOSTROPHES.issuperset(view.clean[view.names_at[k - 1] + 1 : view.names_at[k]])
-                }
-                matched = [
-                    entry
-                    for entry in entries
-                    if not (entry.edge_start and view.is_word(clean_start - 1, underscore=False))
-                    and not (
+                if skeleton and not _leet_spelled(view.names[start : end + 1]):
+                    continue
+                clean_start, clean_end = view.at_clean(start), view.at_clean(end)
+                # Where, in the joined form, the text skipped a separator, and what it skipped.
+                skipped: dict[int, str] = {}
+                for k in range(start + 1, end + 1):
+                    before, at = view.at_clean(k - 1), view.at_clean(k)
+                    between = view.clean[before + 1 : at]
+                    if at != before + 1 and not _APOSTROPHES.issuperset(between):
+                        skipped[k - start] = between
+                strong_entries, weak_entries = [], []
+                for entry in entries:
+                    split = self._split(entry, skipped)
+                    if split is None:
+                        continue
+                    glued_start = entry.edge_start and self._joined(
+                        view, clean_start - 1, clean_start, len(entry.term.term)
+                    )
+                    glued_end = (
                         entry.edge_end
-                        and view.is_word(clean_end + 1, underscore=False)
+                        and self._joined(view, clean_end, clean_end + 1, len(entry.term.term))
                         and not view.ends_plural(clean_end)
                     )
-                    and skipped <= entry.gaps
-                ]
-                if matched:
-                    matches.append((clean_start, clean_end, matched))
+                    if glued_start or glued_end:
+                        # Glued to another word counts only for a long rare name inside a host, an
+                        # address, a path or an identifier ("getquorvane.io", "quorvanedata-prod").
+                        if not (entry.gluable and self._in_identifier(view, clean_start, clean_end)):
+                            continue
+                        split = "disguise"
+                    # An acronym not in capitals ("pnl") is as weak as a common word: it needs evidence.
+                    lowered = entry.capitals_only and not all(
+                        c.isupper() for c in view.cased[clean_start : clean_end + 1] if c.isalpha()
+                    )
+                    needs_evidence = entry.common_word or split == "weak" or lowered
+                    evident = not needs_evidence or disguised or skeleton or split == "disguise"
+                    if not evident:
+                        evident = self._evidence(view, clean_start, clean_end)
+                    (strong_entries if evident else weak_entries).append(entry)
+                if strong_entries or weak_entries:
+                    matches.append((clean_start, clean_end, strong_entries, weak_entries))
 
-        if self._identifiers is not None and view.clean:
-            for end, (length, entries) in self._identifiers.iter(view.clean):
+        automaton = self._identifier_skeletons if skeleton else self._identifiers
+        clean = view.clean.translate(_SKELETON) if skeleton else view.clean
+        if automaton is not None and clean:
+            for end, (length, entries) in automaton.iter(clean):
                 start = end - length + 1
+                if skeleton and not _leet_spelled(view.clean[start : end + 1]):
+                    continue
                 matched = []
                 for entry in entries:
                     if entry.term.kind == "project key":
@@ -438,20 +717,111 @@ class ClientDetailMatcher:
                         continue
                     matched.append(entry)
                 if matched:
-                    matches.append((start, end, matched))
+                    matches.append((start, end, matched, []))
 
         own_spans = []
         if own_client is not None:
-            own_spans = [(s, e) for s, e, entries in matches if any(x.term.client == own_client for x in entries)]
-        for start, end, entries in matches:
+            own_spans = [
+                (s, e) for s, e, strong, soft in matches if any(x.term.client == own_client for x in strong + soft)
+            ]
+        for start, end, strong, soft in matches:
             if any(s <= start and end <= e for s, e in own_spans):
                 continue  # these words are (inside) a term of the store's own client
             position = view.where[start] if offset is None else offset
-            for entry in entries:
-                term = entry.term
-                finding = ClientDetailFinding(term.term, term.kind, term.client)
-                if finding not in found or position < found[finding]:
-                    found[finding] = position
+            for entries, into in ((strong, found), (soft, weak)):
+                for entry in entries:
+                    term = entry.term
+                    finding = ClientDetailFinding(term.term, term.kind, term.client)
+                    if finding not in into or position < into[finding]:
+                        into[finding] = position
+
+    @staticmethod
+    def _split(entry: _Entry, skipped: dict[int, str]) -> str | None:
+        """Whether the separators a match skipped fit the name: "plain", "disguise", "weak", or None.
+
+        A separator between the name's words is plain. One more, inside a word, is a disguise when it
+        is a hyphen ("Bright-moor") or a space with a rare piece ("Vel trix"), and weak when it is a
+        space between two common words ("Bright moor").
+        """
+        odd = [(k, sep) for k, sep in skipped.items() if k not in entry.gaps]
+        if not odd:
+            return "plain"
+        if len(odd) > 1:
+            return None
+        k, sep = odd[0]
+        if sep.replace(" ", "").replace("\n", "") == "-" and k in entry.hyphen_gaps:  # also "Bright-\nmoor"
+            return "disguise"
+        if sep == " " and k in entry.space_gaps:
+            return "weak" if k in entry.weak_gaps else "disguise"
+        return None
+
+    @staticmethod
+    def _joined(view: _View, left: int, right: int, length: int) -> bool:
+        """Whether the characters at ``left`` and ``right`` belong to one word (no boundary between).
+
+        A camelCase or letter-to-digit step is a boundary too ("getHarborData", "veltrix2024"), for
+        names of four letters or more.
+        """
+        if not (view.is_word(left, underscore=False) and view.is_word(right, underscore=False)):
+            return False
+        if length < 4:
+            return True
+        a, b = view.cased[left], view.cased[right]
+        if a.islower() and b.isupper():
+            return False  # "getQuorvane"
+        if a.isupper() and b.isupper() and right + 1 < len(view.cased) and view.cased[right + 1].islower():
+            return False  # "APIQuorvane": capitals, then a capitalised word
+        return a.isdigit() == b.isdigit()
+
+    @staticmethod
+    def _in_identifier(view: _View, start: int, end: int) -> bool:
+        """Whether ``start``..``end`` sits in a token that is a host, address, path or identifier, not prose."""
+        if any(ch.isspace() or ch == "," for ch in view.clean[start : end + 1]):
+            return False  # the name runs across words of prose
+        left = max(view.clean.rfind(" ", 0, start), view.clean.rfind("\n", 0, start)) + 1
+        right = min(i for i in (view.clean.find(" ", end), view.clean.find("\n", end), len(view.clean)) if i >= 0)
+        token = view.clean[left:right].rstrip(".,;:!?)]'\"")
+        return bool(_IDENTIFIER_MARKS.intersection(token)) or "." in token.strip(".")
+
+    @staticmethod
+    def _evidence(view: _View, start: int, end: int) -> bool:
+        """Whether a common word at ``start``..``end`` is written as the client's name, not as the word."""
+        cased = view.cased[start : end + 1]
+        letters = [c for c in cased if c.isalpha()]
+        if any(c.isupper() for c in letters[1:]):
+            return True  # HARBOR, hArBoR, or a split name capitalised again ("Bright Moor")
+        if view.ends_plural(end) and view.clean[end + 1 : end + 2] in _APOSTROPHES:
+            return True  # possessive: "Harbor's"
+        if _in_address(view.clean, start, end):
+            return True  # a label of an e-mail domain or a URL's host: "ops@harbor-data.com"
+        ending = _PLURAL_ENDING.match(view.clean, end + 1)
+        after = ending.end() if ending is not None and not view.is_word(ending.end(), underscore=False) else end + 1
+        words_before = _WORD.findall(view.clean, max(0, start - 40), start)
+        words_after = _WORD.findall(view.clean, after, after + 40)
+        if words_before and words_before[-1] in _CUE_BEFORE:
+            return True  # "client harbor", "~/clients/harbor/"
+        if words_after and words_after[0] in _CUE_AFTER:
+            return True
+        if letters and letters[0].isupper():
+            before = view.clean[:start].rstrip(" \t*_`\"'([#>-")
+            if before and before[-1] not in _SENTENCE_END:
+                return True  # capitalised mid-sentence
+            # At a sentence start a capital says nothing, but a bare name as the subject of a verb
+            # does: an auxiliary or modal ("Harbor is on BigQuery"), or a word in -s followed by a
+            # determiner, pronoun or preposition ("Beacon wants every PR"; "Mart models should" is
+            # a noun phrase, and "Northern hemisphere ..." no subject at all).
+            if not words_after:
+                return False
+            if words_after[0] in _AUXILIARIES:
+                return True
+            following = words_after[:2] if after == end + 1 else []  # a plural takes no verb in -s
+            return (
+                len(following) == 2
+                and following[0].endswith("s")
+                and not following[0].endswith("ss")
+                and following[1] in _FUNCTION_WORDS
+            )
+        return False
 
     @staticmethod
     def _key_matches(view: _View, start: int, end: int) -> bool:
