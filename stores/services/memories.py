@@ -24,6 +24,7 @@ from stores.paths import segments_of
 
 from .content import first_line_of, sha256_hex
 from .refusals import refusal_record, set_aside_record
+from .search import search_index_memory
 
 T = TypeVar("T")
 
@@ -116,6 +117,8 @@ def _save_version(memory: Memory, store: Store, writer: Writer, operation: str, 
     memory._change_reason = _safe_reason(reason) or None
     memory._history_user = writer.user if writer.is_person else None
     memory.save()
+    # The search index follows every version in the same transaction, so it never lags a write.
+    search_index_memory(memory, writer_name=writer.name, run_public_id=writer.run.public_id if writer.run else "")
     if writer.run is not None:
         from runs.services import run_note_write
 

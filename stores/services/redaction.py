@@ -13,6 +13,7 @@ from stores.errors import InvalidRequest, NotFound
 from stores.models import Memory, SetAside, Store
 
 from .memories import _check, _lock, _recording_refusals
+from .search import search_index_purge_memory
 
 logger = logging.getLogger(__name__)
 
@@ -69,6 +70,8 @@ def memory_redact_all_versions(*, writer: Writer, store: Store, memory_id: str) 
             redacted_by=redacted_by, delete_reason="",
         )
         SetAside.objects.filter(memory=memory).update(text="", path="", status="dismissed")
+        # The full-text index holds the text and path too (its entry row and the database's index).
+        search_index_purge_memory(memory)
         for hook in _redact_hooks():
             hook(memory=memory, texts=[t for t in texts if t])
         logger.info("redacted all versions of memory %s in store %s", memory.public_id, locked.public_id)
