@@ -8,6 +8,7 @@ every page, exactly like a store that does not exist.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -37,6 +38,7 @@ from . import redaction  # noqa: F401  (registers the console's redaction scrubb
 from .diffs import text_diff
 from .forms import DeleteForm, PathFilterForm, RedactForm
 from .markdown import render_markdown
+from .writers import WriterLabel, runs_by_id, writer_label
 
 FILES_PER_PAGE = 200
 DELETED_PER_PAGE = 100
@@ -74,16 +76,10 @@ def _deleted_cutoff() -> datetime:
     return timezone.now() - timedelta(days=settings.RECENTLY_DELETED_DAYS)
 
 
-def actor_name(actor: dict[str, Any] | None) -> str:
-    """A person-readable name for an actor object (section 0 of the API reference)."""
-    if not actor:
-        return "unknown"
-    name = actor.get("name") or "unknown"
-    if actor.get("type") == "session_actor":
-        return f"{name} (run {actor.get('session_id', '')})"
-    if actor.get("type") == "api_actor":
-        return f"{name} (API key {actor.get('api_key_id', '')})"
-    return name
+def actor_name(actor: dict[str, Any] | None, runs: Mapping[str, Any] | None = None) -> WriterLabel:
+    """A person-readable writer for an actor object (section 0 of the API reference): the one
+    helper every page uses, linked to the run and the ticket when a run wrote it."""
+    return writer_label(actor, runs)
 
 
 def _first_lines(text: str) -> list[str]:
@@ -184,7 +180,7 @@ class FileRow:
     memory: Memory
     name: str
     changed_at: datetime
-    changed_by: str
+    changed_by: WriterLabel
 
 
 @login_required
@@ -210,6 +206,7 @@ def store_detail(request: HttpRequest, store_id: str) -> HttpResponse:
             "version_id", "actor", "history_date"
         )
     }
+    runs = runs_by_id(h.actor for h in heads.values())
     folders: dict[str, list[FileRow]] = {}
     for memory in rows:
         folder, _, name = memory.path.rpartition("/")
@@ -219,7 +216,7 @@ def store_detail(request: HttpRequest, store_id: str) -> HttpResponse:
                 memory=memory,
                 name=name,
                 changed_at=head.history_date if head else memory.updated_at,
-                changed_by=actor_name(head.actor) if head else "unknown",
+                changed_by=actor_name(head.actor, runs) if head else actor_name(None),
             )
         )
     set_asides = list(
@@ -254,20 +251,22 @@ def _memory_or_404(store: Store, memory_id: str, **filters: Any) -> Memory:
 @dataclass(frozen=True)
 class VersionRow:
     version: Any
-    who: str
+    who: WriterLabel
     why: str
     redacted: bool
 
 
 def _version_rows(memory: Memory) -> list[VersionRow]:
+    versions = list(memory.history.order_by("-history_id"))
+    runs = runs_by_id(v.actor for v in versions)
     return [
         VersionRow(
             version=v,
-            who=actor_name(v.actor),
+            who=actor_name(v.actor, runs),
             why=v.history_change_reason or "",
             redacted=v.version_redacted_at is not None,
         )
-        for v in memory.history.order_by("-history_id")
+        for v in versions
     ]
 
 
@@ -395,8 +394,8 @@ def memory_delete_view(request: HttpRequest, store_id: str, memory_id: str) -> H
 @dataclass(frozen=True)
 class DeletedRow:
     memory: Memory
-    deleted_by: str
-    redacted_by: str
+    deleted_by: WriterLabel
+    redacted_by: WriterLabel | str
     restorable_until: datetime
 
 
@@ -414,14 +413,16 @@ def deleted_list(request: HttpRequest, store_id: str) -> HttpResponse:
     qs = (older_qs if older else _recently_deleted(store)).order_by("-deleted_at", "-pk")
     page = Paginator(qs, DELETED_PER_PAGE).get_page(request.GET.get("page"))
     days = timedelta(days=settings.RECENTLY_DELETED_DAYS)
+    deleted = list(page.object_list)
+    runs = runs_by_id(m.deleted_by for m in deleted)
     rows = [
         DeletedRow(
             memory=m,
-            deleted_by=actor_name(m.deleted_by),
+            deleted_by=actor_name(m.deleted_by, runs),
             redacted_by=actor_name(m.redacted_by) if m.redacted_by else "",
             restorable_until=m.deleted_at + days,
         )
-        for m in page.object_list
+        for m in deleted
     ]
     context = {
         "store": store,

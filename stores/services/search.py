@@ -238,6 +238,7 @@ class SearchResults:
     hits: list[SearchHit] = field(default_factory=list)
     message: str = ""  # why there is nothing to show, in words a person can act on
     more: bool = False  # more hits than the limit
+    ran: bool = False  # the query was read and run (False: ``message`` says why not)
 
 
 def _highlight(snippet: str) -> SafeString:
@@ -311,7 +312,7 @@ def search(
         rows = _search_sqlite(parsed.fts5(), where, params, limit + 1)
     entries = SearchEntry.objects.in_bulk([row[0] for row in rows])
     hits = [SearchHit(entry=entries[i], snippet=_highlight(s), rank=float(r)) for i, s, r in rows if i in entries]
-    results = SearchResults(hits=hits[:limit], more=len(hits) > limit)
+    results = SearchResults(hits=hits[:limit], more=len(hits) > limit, ran=True)
     if not hits:
         results.message = "Nothing matches."
     return results
