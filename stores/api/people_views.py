@@ -101,5 +101,9 @@ class DeletedMemoryRestoreView(PeopleApiView):
 class DeletedMemoryRedactView(PeopleApiView):
     def post(self, request, store_id: str, memory_id: str):
         store = self.person_store(store_id)
-        memory = memory_redact_all_versions(writer=self.writer, store=store, memory_id=memory_id)
+        # The console's rules: the same service, the same who-check (contacts on their projects), and
+        # the person's reason kept with the redaction.
+        memory = memory_redact_all_versions(
+            writer=self.writer, store=store, memory_id=memory_id, reason=_reason(request.data)
+        )
         return Response(deleted_memory_json(memory, store))

@@ -387,6 +387,7 @@ def memory_delete_view(request: HttpRequest, store_id: str, memory_id: str) -> H
         "form": form,
         "first_lines": _first_lines(memory.content),
         "recently_deleted_days": settings.RECENTLY_DELETED_DAYS,
+        "waiting_set_asides": list(memory.set_asides.filter(status=SetAsideStatus.OPEN).order_by("created_at")),
     }
     return render(request, "console/delete.html", context, status=status)
 
@@ -453,7 +454,7 @@ def memory_redact_view(request: HttpRequest, store_id: str, memory_id: str) -> H
     """Redact all versions of a deleted memory, after a confirmation that says it cannot be undone."""
     store = _store_or_404(request, store_id)
     memory = _memory_or_404(store, memory_id, deleted_at__isnull=False)
-    form = RedactForm(request.POST if request.method == "POST" else None, initial={"confirm": "yes"})
+    form = RedactForm(request.POST if request.method == "POST" else None, initial={"confirm": "yes"}, path=memory.path)
     status = 200
     if request.method == "POST" and memory.redacted_at is not None:
         # A second submit (back button, double click): nothing more to do; say what happened before.
@@ -465,7 +466,10 @@ def memory_redact_view(request: HttpRequest, store_id: str, memory_id: str) -> H
         return redirect("console:deleted", store_id=store.public_id)
     if request.method == "POST":
         if form.is_valid():
-            _done, error = _perform(request, memory_redact_all_versions, store=store, memory_id=memory.public_id)
+            _done, error = _perform(
+                request, memory_redact_all_versions, store=store, memory_id=memory.public_id,
+                reason=form.cleaned_data["reason"],
+            )
             if error is not None:
                 status = _error_status(error)
             else:

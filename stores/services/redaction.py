@@ -12,7 +12,7 @@ from stores.console_checks.when import PATH_FINGERPRINT_KEY, path_fingerprint
 from stores.errors import InvalidRequest, NotFound
 from stores.models import Memory, SetAside, Store
 
-from .memories import _check, _lock, _recording_refusals
+from .memories import _check, _lock, _recording_refusals, _safe_reason
 from .search import search_index_purge_memory
 
 logger = logging.getLogger(__name__)
@@ -29,11 +29,11 @@ def _redact_hooks():
     return redaction_hooks.HOOKS
 
 
-def memory_redact_all_versions(*, writer: Writer, store: Store, memory_id: str) -> Memory:
+def memory_redact_all_versions(*, writer: Writer, store: Store, memory_id: str, reason: str = "") -> Memory:
     """Remove the text and path of every stored version of a deleted memory, for good.
 
     Bypasses history: the version rows are blanked in place with QuerySet.update, and so are
-    the memory row and its set-aside texts. Who redacted and when stays on record.
+    the memory row and its set-aside texts. Who redacted, when and why stays on record.
     """
 
     def work() -> Memory:
@@ -61,6 +61,12 @@ def memory_redact_all_versions(*, writer: Writer, store: Store, memory_id: str) 
             history_change_reason=None,
         )
         redacted_by = dict(writer.actor)
+        if reason:
+            # The reason stays on record, so it must not quote what is being redacted.
+            why = _safe_reason(reason)
+            for text in sorted((t for t in texts if len(t) >= 8), key=len, reverse=True):
+                why = why.replace(text, "[REDACTED:memory]")
+            redacted_by["reason"] = why
         if memory.deleted_by_person:
             # Only a keyed fingerprint of the path stays, so runs that started before the delete still
             # cannot bring the memory back (the when-check); the path itself is gone.
