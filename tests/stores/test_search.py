@@ -179,3 +179,15 @@ def test_rebuild_matches_what_the_services_wrote(world, notes):
     assert paths(search("refunds", store_ids=[Store.objects.get(project=world.project).pk])) == [
         "/data/orders-refunds.md"
     ]
+
+
+def test_rebuild_search_index_command(world, notes):
+    import io
+    import json
+
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    call_command("rebuild_search_index", "--json", stdout=out)
+    assert json.loads(out.getvalue()) == {"memories_indexed": 3}
+    assert paths(search("lookback", store_ids=None)) == ["/solutions/late-orders.md"]

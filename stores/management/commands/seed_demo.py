@@ -24,8 +24,8 @@ from stores.errors import ConsoleError
 from stores.management.base import JsonCommand
 from stores.models import Client, HostedAgent, JiraProject, Memory, Pod, Store, StoreKind, Toolset
 from stores.services import registry
-from stores.services.tokens import token_issue_for_agent
 from stores.services.memories import memory_create
+from stores.services.tokens import token_issue_for_agent
 
 ADMIN_USERNAME = "admin"
 ADMIN_PASSWORD_ENV = "DEMO_ADMIN_PASSWORD"  # pragma: allowlist secret (the variable's name)
