@@ -461,7 +461,7 @@ def memory_redact_view(request: HttpRequest, store_id: str, memory_id: str) -> H
         messages.info(
             request,
             f"All versions of {memory.public_id} were already redacted by {actor_name(memory.redacted_by)} "
-            f"on {timezone.localtime(memory.redacted_at):%d %b %Y, %H:%M}.",
+            f"on {timezone.localtime(memory.redacted_at):%d %b %Y, %H:%M %Z}.",
         )
         return redirect("console:deleted", store_id=store.public_id)
     if request.method == "POST":
