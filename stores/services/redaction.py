@@ -52,8 +52,8 @@ def memory_redact_all_versions(*, writer: Writer, store: Store, memory_id: str, 
         # Every text the console holds of this memory, gathered before anything is blanked, so
         # the hooks can scrub quotes of any of them (old paths after renames included).
         texts = {memory.content, memory.path, memory.delete_reason}
-        for content, path, reason in memory.history.values_list("content", "path", "delete_reason"):
-            texts |= {content, path, reason}
+        for content, path, delete_reason in memory.history.values_list("content", "path", "delete_reason"):
+            texts |= {content, path, delete_reason}
         texts |= set(SetAside.objects.filter(memory=memory).values_list("text", flat=True))
         now = timezone.now()
         memory.history.update(
@@ -62,9 +62,10 @@ def memory_redact_all_versions(*, writer: Writer, store: Store, memory_id: str, 
         )
         redacted_by = dict(writer.actor)
         if reason:
-            # The reason stays on record, so it must not quote what is being redacted.
+            # The reason stays on record, so it must not quote what is being redacted (whole or a line).
             why = _safe_reason(reason)
-            for text in sorted((t for t in texts if len(t) >= 8), key=len, reverse=True):
+            quotes = texts | {line.strip() for text in texts for line in text.splitlines()}
+            for text in sorted((t for t in quotes if len(t) >= 8), key=len, reverse=True):
                 why = why.replace(text, "[REDACTED:memory]")
             redacted_by["reason"] = why
         if memory.deleted_by_person:
