@@ -273,6 +273,8 @@ def search(
     see). ``deleted`` picks deleted documents (those deleted since ``deleted_since``) instead of
     live ones. ``after`` and ``before`` are days, both included, on the last change.
     """
+    # No database takes a NUL or a lone surrogate in a string; neither can be a word anyway.
+    text = text.encode("utf-8", "ignore").decode("utf-8").replace("\x00", "")
     parsed = parse_query(text)
     if parsed.empty:
         if parsed.excluded:

@@ -84,7 +84,7 @@ def test_index_follows_update_rename_delete_and_restore(world, notes):
     [
         '"unclosed phrase', "refunds:", "a:b:c", "AND OR NOT", "NEAR(refunds orders)", "(((", ")", "*", "-",
         "refunds -", '""', "'; DROP TABLE stores_memory; --", "total_price^2", "col:refunds", "\\", "%_%",
-        "refunds OR", "OR refunds", "x" * 2000, "ünïcödé ☃", "{refunds}", "refunds*", "<script>",
+        "refunds OR", "OR refunds", "x" * 2000, "ünïcödé ☃", "{refunds}", "refunds*", "<script>", "refunds\x00", "\ud800", "refunds \udce9",
     ],
 )
 def test_any_query_text_is_safe(world, notes, query):
