@@ -75,12 +75,6 @@ def _rows(results: SearchResults, stores: dict[int, Store]) -> list[SearchRow]:
     return rows
 
 
-def _restorable_store_ids(user, stores: dict[int, Store]) -> list[int]:
-    """The stores where this person may restore a deleted memory: everywhere they may see, for the
-    console's admins and escalation contacts (the who-check's person rules)."""
-    return list(stores) if user.is_active else []
-
-
 @login_required
 @require_GET
 def search_view(request: HttpRequest) -> HttpResponse:
@@ -108,10 +102,12 @@ def search_view(request: HttpRequest) -> HttpResponse:
     }
     results = search(data["q"], store_ids=store_ids, **filters)
     deleted_rows: list[SearchRow] = []
-    restorable = [pk for pk in _restorable_store_ids(request.user, visible) if pk in store_ids]
     if results.ran:
+        # Everyone who may see a store may restore in it (admins everywhere, contacts in their
+        # projects' stores: the who-check's person rules), so the deleted files searched are those
+        # still in the restore window in the same stores.
         cutoff = timezone.now() - timedelta(days=settings.RECENTLY_DELETED_DAYS)
-        deleted = search(data["q"], store_ids=restorable, deleted=True, deleted_since=cutoff, **filters)
+        deleted = search(data["q"], store_ids=store_ids, deleted=True, deleted_since=cutoff, **filters)
         deleted_rows = _rows(deleted, visible)
     context.update(
         searched=True,

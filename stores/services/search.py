@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -144,8 +144,12 @@ def search_index_purge_memory(memory: Memory) -> int:
     return search_index_remove(MEMORY_SOURCE, [memory.pk])
 
 
+@transaction.atomic
 def search_index_rebuild_memories() -> int:
-    """Index every memory anew from its rows (after a restore from backup, say); returns the count."""
+    """Index every memory anew from its rows (after a restore from backup, say); returns the count.
+
+    One transaction: readers see the old index or the new one, never half of each.
+    """
     heads = {
         (v["id"], v["version_id"]): v
         for v in Memory.history.values("id", "version_id", "actor", "run_public_id").iterator()
