@@ -31,8 +31,10 @@ test: install-test
 bench: install-test
 	$(BIN)/python bench/run_all.py
 
+## ruff, and the import contracts of pyproject.toml ([tool.importlinter]).
 lint: install-test
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 clean:
 	rm -rf $(VENV) db.sqlite3 test-artifacts

@@ -30,6 +30,7 @@ LESSON = (
 
 def setup_world():
     from stores.models import Client, HostedAgent
+    from stores.services.stores import store_ensure_for_agent
     from stores.services.tokens import token_issue_for_agent
 
     rng = random.Random(7)
@@ -45,8 +46,9 @@ def setup_world():
         ]
     )
     agent = HostedAgent.objects.create(name="bench-agent")
+    store = store_ensure_for_agent(agent)
     _, token = token_issue_for_agent(agent)
-    return agent.store.public_id, token
+    return store.public_id, token
 
 
 def timed(fn, n: int) -> list[float]:

@@ -54,17 +54,19 @@ def make_world(sizes: dict[str, int]):
     """
     from django.contrib.auth import get_user_model
 
-    from stores.models import Client, HostedAgent, JiraProject, Pod, Store
+    from stores.models import Client, HostedAgent, JiraProject, Pod
+    from stores.services.stores import store_ensure_for_agent, store_ensure_for_project
     from stores.services.tokens import token_issue_for_agent, token_issue_for_user
 
     client = Client.objects.create(name="Bench Client")
     agent = HostedAgent.objects.create(name="bench-agent", jira_account_id="acc-bench")
+    store_ensure_for_agent(agent)
     pod = Pod.objects.create(name="bench-pod")
     pod.agents.add(agent)
     for key, n in sizes.items():
         project = JiraProject.objects.create(key=key, client=client)
         pod.projects.add(project)
-        fill_store(Store.objects.get(project=project), n, key=key)
+        fill_store(store_ensure_for_project(project), n, key=key)
     admin = get_user_model().objects.create_user("bench-admin", is_superuser=True, is_staff=True)
     return agent, token_issue_for_agent(agent)[1], token_issue_for_user(admin)[1]
 

@@ -24,6 +24,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from stores.console_checks.ports import TicketLookupFailed
+from stores.models import JiraProject
+
 from .client import JiraClient, JiraIssue, JiraUnavailable, normalize_issue_key
 from .models import JiraTicket
 
@@ -132,6 +135,14 @@ def ticket_lookup(ticket_key: str) -> JiraIssue | None:
     return issue
 
 
+def ticket_lookup_for_checks(ticket_key: str) -> JiraIssue | None:
+    """``ticket_lookup`` as the console's who-check asks it (its port): Jira failing is TicketLookupFailed."""
+    try:
+        return ticket_lookup(ticket_key)
+    except JiraUnavailable as exc:
+        raise TicketLookupFailed(str(exc)) from exc
+
+
 def ticket_assignee(ticket_key: str) -> str | None:
     """The Jira accountId of the ticket's assignee; None when unassigned or when Jira does not know the ticket.
 
@@ -226,8 +237,6 @@ class JiraSyncResult:
 
 def _console_project_keys() -> set[str]:
     """Keys of the console's projects whose engagement is still open."""
-    from stores.models import JiraProject  # stores imports this app lazily too; keep the apps loosely joined
-
     today = timezone.localdate()
     open_projects = JiraProject.objects.filter(
         Q(engagement_closed_on__isnull=True) | Q(engagement_closed_on__gt=today)

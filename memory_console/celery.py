@@ -9,5 +9,3 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memory_console.settings")
 app = Celery("memory_console")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
-# Retention and scheduling jobs live beside the runs they purge.
-app.autodiscover_tasks(related_name="retention_tasks")

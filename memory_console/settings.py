@@ -1,7 +1,8 @@
 """Settings for the Memory Console, read from the environment.
 
 DATABASE_URL (an SQLite file by default), REDIS_URL (absent: Celery tasks run in process),
-SECRET_KEY (required unless DEBUG), DEBUG, ALLOWED_HOSTS, JIRA_*.
+SECRET_KEY (required unless DEBUG), DEBUG, ALLOWED_HOSTS, JIRA_*, API_WRITES_PER_MINUTE and
+API_READS_PER_MINUTE (each token's budget; 600 and 6,000 by default).
 """
 
 from __future__ import annotations
@@ -83,6 +84,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "memory_console.request_ids.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "memory_console.csp.ConsoleContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -118,6 +120,12 @@ DATABASES = {
         conn_max_age=env_int("DB_CONN_MAX_AGE", 0),
     )
 }
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    # A database that does not answer fails the request within seconds (503 with retry-after),
+    # instead of holding it; a connect_timeout given in DATABASE_URL wins.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", env_int("DB_CONNECT_TIMEOUT", 5))
+# What a 503 during a database outage tells clients to wait before retrying (the SDK honours it).
+DATABASE_RETRY_AFTER_SECONDS = env_int("DATABASE_RETRY_AFTER_SECONDS", 2)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
@@ -174,14 +182,26 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "stores.api.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": None,
+    # Per token a minute, counted in the cache (Redis with REDIS_URL, so shared by every instance);
+    # a call over the budget answers 429 rate_limit_error with `retry-after`.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "stores.api.throttles.TokenWriteThrottle",
+        "stores.api.throttles.TokenReadThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "token_writes": f"{env_int('API_WRITES_PER_MINUTE', 600)}/min",
+        "token_reads": f"{env_int('API_READS_PER_MINUTE', 6000)}/min",
+    },
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Memory Console agent API",
     "DESCRIPTION": "Memory stores, memories and versions, compatible with Anthropic's memory-store API.",
     "VERSION": "1",
-    # The API views build their JSON by hand (stores/api/representations.py), so spectacular's schema
-    # warnings would fill `check --deploy`; the schema stays served at /api/schema/.
+    # The schema is generated from the API's serializers (stores/api, runs/api); its build runs in
+    # tests/stores/test_api_schema.py, so `check --deploy` need not build it again.
     "ENABLE_DJANGO_DEPLOY_CHECK": False,
+    # Bodies in place in each operation; enums stay inline (a `type` enum per object, as the reference).
+    "POSTPROCESSING_HOOKS": ["stores.api.schema.inline_bodies"],
 }
 
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -213,6 +233,9 @@ RUN_RECORD_RETENTION_DAYS = env_int("RUN_RECORD_RETENTION_DAYS", 90)
 RUN_RECORD_MAX_BYTES = env_int("RUN_RECORD_MAX_BYTES", 20 * 1024 * 1024)
 LESSON_PROMPT_TIMEOUT_HOURS = env_int("LESSON_PROMPT_TIMEOUT_HOURS", 24)
 RECENTLY_DELETED_DAYS = 30
+
+# The console's pages carry a Content-Security-Policy (memory_console/csp.py): no script, no other origin.
+CONSOLE_CSP_PATH_PREFIXES = ("/console/",)
 
 # Jira Cloud.
 JIRA_URL = os.environ.get("JIRA_URL", "")

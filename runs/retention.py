@@ -36,6 +36,10 @@ from stores.models import Client, JiraProject
 
 from .models import RunRecord
 
+# The Celery name of the one-project purge. Names stay as first registered (django-celery-beat rows
+# and outbox rows name tasks), whichever module of runs holds the task now.
+ENGAGEMENT_PURGE_TASK = "runs.retention_tasks.engagement_purge_task"
+
 __all__ = [
     "DEFAULT_BATCH_SIZE",
     "EngagementCloseResult",
@@ -331,7 +335,7 @@ def close_engagement(
         JiraProject.objects.filter(pk=project.pk).update(engagement_closed_on=on)
         project.engagement_closed_on = on
         if reached and purge == "task":
-            enqueue_on_commit("runs.retention_tasks.engagement_purge_task", {"project_id": project.pk})
+            enqueue_on_commit(ENGAGEMENT_PURGE_TASK, {"project_id": project.pk})
     logger.info("engagement close: project %s closes on %s", project.key, on.isoformat())
     deleted = 0
     if reached and purge == "now":

@@ -11,7 +11,7 @@ from django.db.models import Q, QuerySet
 
 from stores.console_checks.request import Writer
 from stores.errors import InvalidRequest, NotFound
-from stores.models import Memory, Store
+from stores.models import Memory, Refusal, SetAside, Store
 
 from .models import Run, RunRecord
 
@@ -107,27 +107,10 @@ MEMORY_FIELDS = ("pk", "public_id", "path", "content", "content_sha256", "size_b
                  "change_seq", "updated_at", "deleted_at", "deleted_by_person")
 
 
-def _memory_row(row: dict[str, Any], store_public_id: str) -> dict[str, Any]:
-    from stores.api.representations import ts
-
-    deleted = row["deleted_at"] is not None
-    return {
-        "id": row["public_id"],
-        "memory_store_id": store_public_id,
-        "path": row["path"],
-        "deleted": deleted,
-        "deleted_by_person": row["deleted_by_person"] if deleted else False,
-        "content": None if deleted else row["content"],
-        "content_sha256": None if deleted else row["content_sha256"],
-        "content_size_bytes": None if deleted else row["size_bytes"],
-        "memory_version_id": row["head_version_id"],
-        "updated_at": ts(row["updated_at"]),
-        "change_seq": row["change_seq"],
-    }
-
-
 def run_snapshot(run: Run) -> dict[str, Any]:
     """Every live memory of every attached store, with full text, and the change cursor to go on from.
+
+    Memories come as rows of MEMORY_FIELDS with their store's `memory_store_id`; the API renders them.
 
     The cursor is read before the memories, so a write landing in between is sent again by the
     feed (harmless: the client sees the same text) rather than missed.
@@ -141,7 +124,7 @@ def run_snapshot(run: Run) -> dict[str, Any]:
             .order_by("path")
             .values(*MEMORY_FIELDS)
         )
-        stores.append({**attachment, "memories": [_memory_row(r, store.public_id) for r in rows]})
+        stores.append({**attachment, "memories": [{**r, "memory_store_id": store.public_id} for r in rows]})
     return {"stores": stores, "cursor": encode_change_cursor(seqs)}
 
 
@@ -175,9 +158,32 @@ def run_changes(run: Run, cursor: str, *, limit: int = CHANGES_PAGE) -> dict[str
         if len(rows) > room:
             rows = rows[:room]
             more = True
-        changes.extend(_memory_row(r, sid) for r in rows)
+        changes.extend({**r, "memory_store_id": sid} for r in rows)
         # Never step past what was read: a later number read above may not be visible yet here.
         after[sid] = rows[-1]["change_seq"] if more else max(current[sid], rows[-1]["change_seq"] if rows else 0)
         if more:
             break
     return {"changes": changes, "cursor": encode_change_cursor(after), "more": more}
+
+
+# For people: what a store kept aside and what it refused.
+
+
+def store_set_asides(store: Store, *, status: str | None = None, memory_id: str | None = None) -> QuerySet[SetAside]:
+    """The store's set-aside texts, of one status or one memory when asked."""
+    qs = SetAside.objects.filter(store=store).select_related("memory", "store")
+    if status:
+        qs = qs.filter(status=status)
+    if memory_id:
+        qs = qs.filter(memory__public_id=memory_id)
+    return qs
+
+
+def store_refusals(store: Store, *, reason_code: str | None = None, run_id: str | None = None) -> QuerySet[Refusal]:
+    """The store's refused changes, of one reason code or one run when asked."""
+    qs = Refusal.objects.filter(store=store).select_related("store")
+    if reason_code:
+        qs = qs.filter(code=reason_code)
+    if run_id:
+        qs = qs.filter(run_public_id=run_id)
+    return qs

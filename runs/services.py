@@ -7,6 +7,7 @@ repeated request or a second delivery of a task changes nothing twice.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import secrets
@@ -18,13 +19,18 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from stores.console_checks.reasons import Reason
+from jira_link.client import normalize_issue_key
+from jira_link.services import JiraUnavailable, ticket_lookup
+from stores.console_checks.detectors.secrets import redact
+from stores.console_checks.ports import TicketLookupFailed
+from stores.console_checks.reasons import Reason, refusal_error
 from stores.console_checks.request import Writer
+from stores.console_checks.who import pod_or_assigned
 from stores.errors import Conflict, InvalidRequest, NotFound, PermissionDenied
 from stores.models import HostedAgent, JiraProject, StandingDecision, Store, StoreKind, hash_token
 from stores.services.tokens import RUN_TOKEN_PREFIX
+from stores.services.version_hooks import VersionWritten
 
-from .codes import RunCode
 from .models import Run, RunRecord
 
 logger = logging.getLogger(__name__)
@@ -42,6 +48,12 @@ def run_note_write(run: Run, version_id: str) -> None:
         pk=run.pk, lesson_prompted_at__isnull=False, lesson_answered_at__isnull=True,
         lesson_closed_unanswered_at__isnull=True,
     ).update(lesson_answered_at=timezone.now(), lesson_nothing_to_record=False, lesson_memory_version_id=version_id)
+
+
+def run_version_written(event: VersionWritten) -> None:
+    """The memory services' version hook (registered in ``RunsConfig.ready``): a run's version counts."""
+    if event.writer.run is not None:
+        run_note_write(event.writer.run, event.version_id)
 
 
 # Starting a run.
@@ -104,15 +116,11 @@ def _project_for_ticket(agent: HostedAgent, raw_key: Any) -> tuple[str, JiraProj
     says the ticket is assigned to it. Jira is always asked (to tell unknown tickets apart); when
     it cannot answer, the pod rule alone decides.
     """
-    from jira_link.client import normalize_issue_key
-    from jira_link.services import JiraUnavailable, ticket_lookup
-    from stores.console_checks.who import agent_in_pod_for
-
     if not isinstance(raw_key, str) or not raw_key.strip():
         raise InvalidRequest("`ticket_key` is required: the Jira key of the ticket, such as ACME-123.")
     key = normalize_issue_key(raw_key)
     if key is None:
-        raise NotFound(f"{raw_key.strip()!r} is not a Jira ticket key.", code=RunCode.UNKNOWN_TICKET)
+        raise NotFound(f"{raw_key.strip()!r} is not a Jira ticket key.", code=Reason.UNKNOWN_TICKET)
     jira_error: JiraUnavailable | None = None
     issue = None
     try:
@@ -120,37 +128,44 @@ def _project_for_ticket(agent: HostedAgent, raw_key: Any) -> tuple[str, JiraProj
     except JiraUnavailable as exc:
         jira_error = exc
     if jira_error is None and issue is None:
-        raise NotFound(f"Jira does not know the ticket {key}.", code=RunCode.UNKNOWN_TICKET)
+        raise NotFound(f"Jira does not know the ticket {key}.", code=Reason.UNKNOWN_TICKET)
     project_key = issue.project_key if issue is not None else key.rsplit("-", 1)[0]
     project = JiraProject.objects.select_related("client").filter(key__iexact=project_key).first()
     if project is None:
         if jira_error is not None:
-            raise PermissionDenied(
+            raise refusal_error(
                 f"Jira could not be asked about {key} ({jira_error}) and the console has no project {project_key}; "
                 "try again shortly.",
                 code=Reason.JIRA_UNAVAILABLE,
             )
         raise NotFound(
             f"{key} is in the Jira project {project_key}, which the console does not know.",
-            code=RunCode.UNKNOWN_TICKET,
+            code=Reason.UNKNOWN_TICKET,
         )
-    if not agent_in_pod_for(agent, project):
+
+    def asked_already(_key: str):
+        # Jira was asked above; the rule gets that answer rather than asking again.
         if jira_error is not None:
-            raise PermissionDenied(
+            raise TicketLookupFailed(str(jira_error))
+        return issue
+
+    refusal = pod_or_assigned(agent, project, key, asked_already)
+    if refusal is not None:
+        if refusal.why == "jira_unavailable":
+            raise refusal_error(
                 f"{agent.name} is in no pod covering {project.key}, and Jira could not confirm that {key} is "
-                f"assigned to it ({jira_error}). Try again shortly.",
-                code=Reason.JIRA_UNAVAILABLE,
+                f"assigned to it ({refusal.detail}). Try again shortly.",
+                code=refusal.code,
             )
-        if not agent.jira_account_id or issue.assignee_account_id != agent.jira_account_id:
-            raise PermissionDenied(
-                f"{agent.name} is in no pod covering {project.key}, and Jira says {key} is not assigned to it.",
-                code=Reason.NOT_IN_POD_OR_ASSIGNED,
-            )
+        raise refusal_error(
+            f"{agent.name} is in no pod covering {project.key}, and Jira says {key} is not assigned to it.",
+            code=refusal.code,
+        )
     closed_on = project.engagement_closed_on
     if closed_on is not None and closed_on <= timezone.localdate():
         raise PermissionDenied(
             f"The engagement on {project.key} closed on {closed_on.isoformat()}; no new runs start on its tickets.",
-            code=RunCode.ENGAGEMENT_CLOSED,
+            code=Reason.ENGAGEMENT_CLOSED,
         )
     return key, project
 
@@ -171,9 +186,26 @@ def _refuse_if_client_busy(agent: HostedAgent, project: JiraProject) -> None:
             raise Conflict(
                 f"{agent.name} has an active run {other.public_id} on {other.ticket_key} for {other_client.name}, "
                 f"and {flagged.name} is worked one client at a time. End {other.public_id} first.",
-                code=RunCode.CLIENT_BUSY,
+                code=Reason.CLIENT_BUSY,
                 extra={"active_run_id": other.public_id},
             )
+
+
+def require_run_starter(writer: Writer) -> None:
+    """Refuse (403) anyone but an active hosted agent with its own token: only they start runs.
+
+    The API asks this before it reads the body, so the refusal comes first whatever the body holds.
+    """
+    if not writer.is_agent:
+        raise refusal_error(
+            "Runs are started by hosted agents with their own token.", code=Reason.NOT_A_HOSTED_AGENT
+        )
+    if writer.run is not None:
+        raise PermissionDenied(
+            "A run token cannot start another run; use the agent's own token.", code=Reason.AGENT_TOKEN_REQUIRED
+        )
+    if not writer.agent.active:
+        raise refusal_error(f"{writer.agent.name} is not an active hosted agent.", code=Reason.NOT_A_HOSTED_AGENT)
 
 
 def run_start(*, writer: Writer, ticket_key: Any, host: Any = "") -> tuple[Run, str]:
@@ -181,17 +213,8 @@ def run_start(*, writer: Writer, ticket_key: Any, host: Any = "") -> tuple[Run, 
 
     Only the agent's own token starts a run. The token starts with ``mcr_`` and is kept hashed.
     """
-    if not writer.is_agent:
-        raise PermissionDenied(
-            "Runs are started by hosted agents with their own token.", code=Reason.NOT_A_HOSTED_AGENT
-        )
-    if writer.run is not None:
-        raise PermissionDenied(
-            "A run token cannot start another run; use the agent's own token.", code=RunCode.AGENT_TOKEN_REQUIRED
-        )
+    require_run_starter(writer)
     agent = writer.agent
-    if not agent.active:
-        raise PermissionDenied(f"{agent.name} is not an active hosted agent.", code=Reason.NOT_A_HOSTED_AGENT)
     if host is None:
         host = ""
     if not isinstance(host, str):
@@ -309,29 +332,27 @@ def run_lesson_answer(*, run: Run, nothing_to_record: Any, why: Any) -> Run:
         )
     if not isinstance(why, str) or not why.strip():
         raise InvalidRequest("`why` is required: say in a sentence why the run left nothing worth recording.")
-    from stores.console_checks.detectors.secrets import redact
-
     why_text = redact(why.strip())[:WHY_MAX_CHARS]
     with transaction.atomic():
         locked = Run.objects.select_for_update().get(pk=run.pk)
         if locked.lesson_prompted_at is None:
             raise Conflict(
                 "This run was not asked for a lesson: only runs that hit trouble and saved nothing are asked.",
-                code=RunCode.NO_LESSON_PROMPT,
+                code=Reason.NO_LESSON_PROMPT,
             )
         if locked.lesson_answered_at is not None:
-            raise Conflict("The lesson prompt of this run was answered already.", code=RunCode.ALREADY_ANSWERED)
+            raise Conflict("The lesson prompt of this run was answered already.", code=Reason.ALREADY_ANSWERED)
         if locked.lesson_closed_unanswered_at is not None:
             raise Conflict(
                 "The lesson prompt of this run was closed unanswered after "
                 f"{settings.LESSON_PROMPT_TIMEOUT_HOURS} hours.",
-                code=RunCode.LESSON_PROMPT_CLOSED,
+                code=Reason.LESSON_PROMPT_CLOSED,
             )
         updated = Run.objects.filter(
             pk=locked.pk, lesson_answered_at__isnull=True, lesson_closed_unanswered_at__isnull=True
         ).update(lesson_answered_at=timezone.now(), lesson_nothing_to_record=True, lesson_why=why_text)
         if not updated:  # a lesson version landed between the read and the update
-            raise Conflict("The lesson prompt of this run was answered already.", code=RunCode.ALREADY_ANSWERED)
+            raise Conflict("The lesson prompt of this run was answered already.", code=Reason.ALREADY_ANSWERED)
         locked.refresh_from_db()
     return locked
 
@@ -383,10 +404,6 @@ def redact_events(events: list[Any]) -> list[Any]:
     document once more as indented JSON, where a key and its value share a line, so a password
     under a "password" key is caught the way it would be in a config file.
     """
-    import json
-
-    from stores.console_checks.detectors.secrets import redact
-
     cleaned = _redact_json(events, redact)
     text = json.dumps(cleaned, indent=1, ensure_ascii=False)
     again = redact(text)
@@ -413,10 +430,8 @@ def run_record_add(*, run: Run, transcript: Any = None, events: Any = None) -> R
         raise PermissionDenied(
             f"The engagement on {run.project.key} closed on {closed_on.isoformat()}; its run records are deleted "
             "and no new ones are kept.",
-            code=RunCode.ENGAGEMENT_CLOSED,
+            code=Reason.ENGAGEMENT_CLOSED,
         )
-    from stores.console_checks.detectors.secrets import redact
-
     return RunRecord.objects.create(
         run=run,
         project_id=run.project_id,

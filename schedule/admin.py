@@ -1,6 +1,7 @@
-"""The admin for the schedule: the outbox (read-only) and the "Close engagement today" action.
+"""The admin for the schedule: the outbox (read-only).
 
-The periodic tasks themselves are django-celery-beat's own admin pages (Periodic tasks).
+The periodic tasks themselves are django-celery-beat's own admin pages (Periodic tasks); the
+"Close engagement today" action is on the Jira projects' page (``stores/admin.py``).
 """
 
 from __future__ import annotations
@@ -8,10 +9,6 @@ from __future__ import annotations
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from django.utils import timezone
-
-from runs.retention import close_engagement
-from stores.models import JiraProject
 
 from .models import OutboxMessage
 from .outbox import outbox_sweep
@@ -43,24 +40,3 @@ class OutboxMessageAdmin(admin.ModelAdmin):
             request, f"Sent {result.sent}; {result.pending} still waiting"
             + (" (the broker is still unreachable)." if result.failed else "."), level,
         )
-
-
-@admin.action(description="Close engagement today (deletes every run record of the project)")
-def close_engagement_today(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[JiraProject]) -> None:
-    """Close each selected project's engagement today; a task deletes its run records after commit."""
-    today = timezone.localdate()
-    closed = []
-    for project in queryset.order_by("key"):
-        # An engagement that closed earlier keeps its date (its records are purged again all the same).
-        on = project.engagement_closed_on if project.engagement_closed_on and project.engagement_closed_on <= today else today
-        result = close_engagement(project, on=on, purge="task")
-        closed.append(f"{result.key} (closed on {result.closed_on.isoformat()})")
-    modeladmin.message_user(
-        request, f"Closed {', '.join(closed)}; their run records are being deleted.", messages.SUCCESS
-    )
-
-
-# The Jira project admin lives in stores/admin.py; the action is added here, beside the service it calls.
-_project_admin = admin.site.get_model_admin(JiraProject)
-if close_engagement_today not in _project_admin.actions:
-    _project_admin.actions = [*(_project_admin.actions or ()), close_engagement_today]

@@ -107,10 +107,15 @@ def _run_in_process(task_name: str, kwargs: dict[str, Any], task_id: UUID) -> st
     task = app.tasks.get(task_name)
     if task is None:
         # A shared_task registers itself when its module is imported; the web process imports lazily.
-        try:
-            importlib.import_module(task_name.rpartition(".")[0])
-        except ImportError:
-            pass
+        # A task's name is its module's path, or (a task that moved and kept its name) the name of a
+        # task in its app's ``tasks`` module.
+        for module in dict.fromkeys((task_name.rpartition(".")[0], task_name.partition(".")[0] + ".tasks")):
+            try:
+                importlib.import_module(module)
+            except ImportError:
+                continue
+            if task_name in app.tasks:
+                break
         task = app.tasks.get(task_name)
     if task is None:
         return f"no task named {task_name}"[:255]

@@ -3,8 +3,14 @@ an edit or a history revert there would skip the console's checks."""
 
 from __future__ import annotations
 
-from django.contrib import admin
+from django.conf import settings
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils import timezone
 from simple_history.admin import SimpleHistoryAdmin
+
+from runs.retention import close_engagement
 
 from .models import (
     ApiToken,
@@ -19,6 +25,9 @@ from .models import (
     Store,
     Toolset,
 )
+from .services.grants import escalation_contacts_sync
+from .services.stores import store_ensure_for_agent, store_ensure_for_project, store_ensure_for_toolset
+from .services.tokens import token_issue_for_agent
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -52,9 +61,6 @@ class ClientAdmin(SimpleHistoryAdmin):
     def save_model(self, request, obj, form, change) -> None:
         """Save; when the days entered are more than the default, say plainly that they change nothing."""
         super().save_model(request, obj, form, change)
-        from django.conf import settings
-        from django.contrib import messages
-
         default = settings.RUN_RECORD_RETENTION_DAYS
         if obj.retention_days is not None and obj.retention_days > default:
             self.message_user(
@@ -69,11 +75,31 @@ class ClientAdmin(SimpleHistoryAdmin):
 class ToolsetAdmin(admin.ModelAdmin):
     list_display = ("name", "created_at")
 
+    def save_model(self, request, obj, form, change) -> None:
+        """Save; a new toolset gets its store, as from the command."""
+        super().save_model(request, obj, form, change)
+        store_ensure_for_toolset(obj)
+
 
 class StandingDecisionInline(admin.StackedInline):
     model = StandingDecision
     extra = 0
     fields = ("title", "text")
+
+
+@admin.action(description="Close engagement today (deletes every run record of the project)")
+def close_engagement_today(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[JiraProject]) -> None:
+    """Close each selected project's engagement today; a task deletes its run records after commit."""
+    today = timezone.localdate()
+    closed = []
+    for project in queryset.order_by("key"):
+        # An engagement that closed earlier keeps its date (its records are purged again all the same).
+        on = project.engagement_closed_on if project.engagement_closed_on and project.engagement_closed_on <= today else today
+        result = close_engagement(project, on=on, purge="task")
+        closed.append(f"{result.key} (closed on {result.closed_on.isoformat()})")
+    modeladmin.message_user(
+        request, f"Closed {', '.join(closed)}; their run records are being deleted.", messages.SUCCESS
+    )
 
 
 @admin.register(JiraProject)
@@ -82,6 +108,7 @@ class JiraProjectAdmin(admin.ModelAdmin):
     search_fields = ("key",)
     filter_horizontal = ("toolsets", "escalation_contacts")
     inlines = [StandingDecisionInline]
+    actions = [close_engagement_today]
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         """The engagement date's help says what setting it does (the model field has no help text)."""
@@ -92,14 +119,20 @@ class JiraProjectAdmin(admin.ModelAdmin):
         return super().get_form(request, obj, change=change, help_texts=help_texts, **kwargs)
 
     def save_model(self, request, obj, form, change) -> None:
-        """Save; a newly set engagement-closed date goes through the same service as the command,
+        """Save; a new project gets its store, as from the command. A newly set engagement-closed
+        date goes through the same service as the command,
         so a date today or past purges the run records at once (through a task) rather than at the
         next hourly sweep."""
         super().save_model(request, obj, form, change)
+        store_ensure_for_project(obj)
         if "engagement_closed_on" in form.changed_data and obj.engagement_closed_on is not None:
-            from runs.retention import close_engagement  # runs imports stores; keep the admin's import lazy
-
             close_engagement(obj, on=obj.engagement_closed_on, purge="task")
+
+    def save_related(self, request, form, formsets, change) -> None:
+        """Save the contacts, toolsets and decisions; then grant the project store to exactly the
+        contacts named, through the same service as the commands."""
+        super().save_related(request, form, formsets, change)
+        escalation_contacts_sync(form.instance)
 
 
 @admin.register(HostedAgent)
@@ -109,12 +142,13 @@ class HostedAgentAdmin(admin.ModelAdmin):
     search_fields = ("name",)
     actions = ["issue_token"]
 
+    def save_model(self, request, obj, form, change) -> None:
+        """Save; a new agent gets its own store, as from the command."""
+        super().save_model(request, obj, form, change)
+        store_ensure_for_agent(obj)
+
     @admin.action(description="Issue a new API token (shown once)")
     def issue_token(self, request, queryset) -> None:
-        from django.contrib import messages
-
-        from .services.tokens import token_issue_for_agent
-
         for agent in queryset:
             row, secret = token_issue_for_agent(agent)
             self.message_user(

@@ -6,5 +6,4 @@ class StoresConfig(AppConfig):
     verbose_name = "Memory stores"
 
     def ready(self) -> None:
-        from . import signals  # noqa: F401
-        from .console import redaction  # noqa: F401  (registers the console's redaction scrubbers)
+        from . import signals  # noqa: F401  (copies version columns; makes the practice store after migrate)

@@ -16,6 +16,10 @@ class ConsoleError(Exception):
         self.message = message
         self.code = code
         self.extra = extra or {}
+        # Said in ``error.details`` beside the reason code (a set-aside id, say).
+        self.details: dict[str, Any] = {}
+        # A losing text to keep aside once the refused change has rolled back (see services.refusals).
+        self.set_aside: dict[str, Any] | None = None
 
 
 class InvalidRequest(ConsoleError):
@@ -48,6 +52,15 @@ class Conflict(ConsoleError):
     error_type = "conflict_error"
 
 
+# The error a refusal with a given status is (its envelope's type); any other status is an invalid request.
+ERROR_FOR_STATUS: dict[int, type[ConsoleError]] = {403: PermissionDenied, 409: PreconditionFailed}
+
+
+def error_for_status(status: int) -> type[ConsoleError]:
+    """The domain error class a refusal answering ``status`` is raised as."""
+    return ERROR_FOR_STATUS.get(status, InvalidRequest)
+
+
 class Refused(ConsoleError):
     """The console's checks refused a change. Carries the decision and what to record."""
 
@@ -56,10 +69,5 @@ class Refused(ConsoleError):
         self.decision = decision
         self.request = request
         self.set_aside = set_aside
-        self.status = decision.status
-        if self.status == 403:
-            self.error_type = "permission_error"
-        elif self.status == 409:
-            self.error_type = "memory_precondition_failed_error"
-        else:
-            self.error_type = "invalid_request_error"
+        self.status = decision.status  # read from STATUS_FOR_REASON
+        self.error_type = error_for_status(self.status).error_type

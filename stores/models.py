@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 
 from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
@@ -75,6 +76,26 @@ class JiraProject(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+class RegistryVersion(models.Model):
+    """One row whose number goes up on every change to the client registry (clients and Jira projects).
+
+    Database triggers (migration 0004) bump it on every insert, delete and update of a client's
+    names or detail or of a project's key or client, from any door and any process, even an
+    ``update()`` that bypasses ``save()``. The client-detail check reads this one number per
+    check and rebuilds its matcher when it moved, so a key renamed in the admin reaches every
+    process of a multi-instance deployment on its next check.
+    """
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1, editable=False)
+    version = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(id=1), name="registry_version_one_row")]
+
+    def __str__(self) -> str:
+        return f"registry version {self.version}"
 
 
 class StandingDecision(models.Model):
@@ -216,8 +237,6 @@ class Store(models.Model):
 
 def history_user_of(instance, request=None, **kwargs):
     """The person behind a version, if any: agents are recorded in the version's actor, not here."""
-    from django.contrib.auth.models import AbstractBaseUser
-
     user = getattr(instance, "_history_user", None)
     if user is None and request is not None:
         user = getattr(request, "user", None)
@@ -296,8 +315,10 @@ class SetAside(models.Model):
     memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="set_asides")
     path = models.CharField(max_length=1024)
     text = models.TextField(blank=True, default="")
+    # SHA-256 of the text and of the copy it was written on ("" for a lost create: no common
+    # ancestor). A redaction replaces both with keyed fingerprints (services.redaction).
     text_sha256 = models.CharField(max_length=64)
-    base_sha256 = models.CharField(max_length=64)
+    base_sha256 = models.CharField(max_length=64, blank=True)
     base_version_id = models.CharField(max_length=40, blank=True, default="")
     lost_to_version_id = models.CharField(max_length=40, blank=True, default="")
     created_by = models.JSONField(null=True, blank=True)
@@ -331,7 +352,10 @@ class Refusal(models.Model):
     operation = models.CharField(max_length=24)
     door = models.CharField(max_length=16, default="api")
     path = models.CharField(max_length=1100, blank=True, default="")
-    content_sha256 = models.CharField(max_length=64, blank=True, default="")
+    content_fingerprint = models.CharField(
+        max_length=64, blank=True, default="",
+        help_text="A keyed fingerprint of the refused text, to count resends; never the text or its plain hash.",
+    )
     code = models.CharField(max_length=40)
     message = models.TextField()
     created_at = models.DateTimeField(auto_now_add=True)
@@ -342,7 +366,7 @@ class Refusal(models.Model):
         ordering = ["-created_at", "-id"]
         constraints = [
             models.UniqueConstraint(
-                fields=["store", "writer_key", "path", "content_sha256", "code"], name="refusal_once"
+                fields=["store", "writer_key", "path", "content_fingerprint", "code"], name="refusal_once"
             )
         ]
 
@@ -357,7 +381,7 @@ class SearchEntry(models.Model):
     ``source_id`` its row. The memory services keep these rows in step through
     stores.services.search; the database's own index sits beside them: on PostgreSQL a generated
     ``search_vector`` tsvector column with a GIN index, on SQLite the FTS5 table
-    ``stores_search_fts`` (rowid = this row's id). Both are made by migration 0004 for their
+    ``stores_search_fts`` (rowid = this row's id). Both are made by migration 0006 for their
     database only, so the model does not declare them.
     """
 

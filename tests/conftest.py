@@ -109,9 +109,9 @@ def world(db) -> World:
     f.make_pod(agents=[outsider], projects=[other], name="pod-other")
     admin = f.make_user("root-admin", admin=True)
     contact = f.make_user("carol")
-    project.escalation_contacts.add(contact)
+    f.add_contact(project, contact)
     other_contact = f.make_user("dave")
-    other.escalation_contacts.add(other_contact)
+    f.add_contact(other, other_contact)
     staff = f.make_user("erin")
     staff.is_staff = True
     staff.save()

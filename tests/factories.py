@@ -1,4 +1,6 @@
-"""Small keyword factories. Rows with rules (memories) are made through the services."""
+"""Small keyword factories. Rows with rules are made through the services: a project's, an agent's
+and a toolset's store come from the store services, as from every other door; memories from the
+memory services; escalation contacts from the contact service (which grants the store)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,9 @@ from django.contrib.auth import get_user_model
 
 from stores.console_checks.request import Writer
 from stores.models import Client, HostedAgent, JiraProject, Pod, Store, Toolset
+from stores.services.escalation_contacts import escalation_contact_add
 from stores.services.memories import memory_create
+from stores.services.stores import store_ensure_for_agent, store_ensure_for_project, store_ensure_for_toolset
 from stores.services.tokens import token_issue_for_agent, token_issue_for_user
 
 _seq = itertools.count(1)
@@ -20,15 +24,26 @@ def make_client(name: str | None = None, **fields) -> Client:
 
 def make_project(key: str | None = None, client: Client | None = None, **fields) -> JiraProject:
     n = next(_seq)
-    return JiraProject.objects.create(key=key or f"PRJ{n}", client=client or make_client(), **fields)
+    project = JiraProject.objects.create(key=key or f"PRJ{n}", client=client or make_client(), **fields)
+    store_ensure_for_project(project)
+    return project
 
 
 def make_toolset(name: str | None = None) -> Toolset:
-    return Toolset.objects.create(name=name or f"toolset{next(_seq)}")
+    toolset = Toolset.objects.create(name=name or f"toolset{next(_seq)}")
+    store_ensure_for_toolset(toolset)
+    return toolset
 
 
 def make_agent(name: str | None = None, **fields) -> HostedAgent:
-    return HostedAgent.objects.create(name=name or f"agent-{next(_seq)}", **fields)
+    agent = HostedAgent.objects.create(name=name or f"agent-{next(_seq)}", **fields)
+    store_ensure_for_agent(agent)
+    return agent
+
+
+def add_contact(project: JiraProject, user) -> None:
+    """Name ``user`` an escalation contact of ``project``, through the service (the grant follows)."""
+    escalation_contact_add(key=project.key, username=user.get_username())
 
 
 def make_pod(*, agents=(), projects=(), name: str | None = None) -> Pod:

@@ -13,9 +13,8 @@ from django.conf import settings
 from rest_framework.parsers import BaseParser
 
 from stores.api.parsers import LenientJSONParser
+from stores.console_checks.reasons import Reason
 from stores.errors import InvalidRequest
-
-from ..codes import RunCode
 
 CHUNK_BYTES = 1024 * 1024
 
@@ -35,7 +34,7 @@ class RunRecordParser(BaseParser):
                     raise InvalidRequest(
                         f"The record is larger than {limit:,} bytes (RUN_RECORD_MAX_BYTES); send it in parts, "
                         "one POST each: every part is kept.",
-                        code=RunCode.RECORD_TOO_LARGE,
+                        code=Reason.RECORD_TOO_LARGE,
                     )
         buffer.seek(0)
         return LenientJSONParser().parse(buffer, media_type, parser_context)

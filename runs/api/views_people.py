@@ -8,13 +8,15 @@ from __future__ import annotations
 from rest_framework.response import Response
 
 from stores.api.pagination import newest_first_page, page, query_limit
+from stores.api.schema import LIMIT, PAGE, operation, query
 from stores.api.views import ApiView
 from stores.console_checks.reasons import Reason
 from stores.errors import InvalidRequest, PermissionDenied
-from stores.models import Refusal, SetAside, SetAsideStatus
+from stores.models import SetAsideStatus
 from stores.selectors import store_for_writer
 
-from .representations import refusal_json, set_aside_json
+from .. import selectors
+from . import serializers as s
 
 
 class PeopleStoreView(ApiView):  # ApiView answers ids and filters holding NUL before they reach the database
@@ -27,33 +29,38 @@ class PeopleStoreView(ApiView):  # ApiView answers ids and filters holding NUL b
             )
         return store_for_writer(writer, store_id)
 
-    def paged(self, qs, render):
+    def paged(self, qs, serializer_class):
         params = self.request.query_params
         limit = query_limit(params)
         rows, next_key = newest_first_page(qs, params, time_field="created_at", limit=limit)
-        return Response(page([render(r) for r in rows], next_key))
+        return Response(page(serializer_class(rows, many=True).data, next_key))
 
 
 class SetAsideListView(PeopleStoreView):
+    @operation(
+        operation_id="set_asides_list",
+        summary="The texts that lost a race to the saved copy, kept for a person, newest first (people)",
+        parameters=[query("status", enum=list(SetAsideStatus.values)), query("memory_id"), LIMIT, PAGE],
+        response=s.SetAsidePage,
+    )
     def get(self, request, store_id: str):
         store = self.store(store_id)
-        qs = SetAside.objects.filter(store=store).select_related("memory", "store")
         status = request.query_params.get("status")
-        if status:
-            if status not in SetAsideStatus.values:
-                raise InvalidRequest("`status` must be open, used or dismissed.")
-            qs = qs.filter(status=status)
-        if memory_id := request.query_params.get("memory_id"):
-            qs = qs.filter(memory__public_id=memory_id)
-        return self.paged(qs, set_aside_json)
+        if status and status not in SetAsideStatus.values:
+            raise InvalidRequest("`status` must be open, used or dismissed.")
+        qs = selectors.store_set_asides(store, status=status, memory_id=request.query_params.get("memory_id"))
+        return self.paged(qs, s.SetAsideOut)
 
 
 class RefusalListView(PeopleStoreView):
+    @operation(
+        operation_id="refusals_list",
+        summary="The store's refused changes (never their text), newest first (people)",
+        parameters=[query("reason_code"), query("run_id"), LIMIT, PAGE],
+        response=s.RefusalPage,
+    )
     def get(self, request, store_id: str):
         store = self.store(store_id)
-        qs = Refusal.objects.filter(store=store).select_related("store")
-        if code := request.query_params.get("reason_code"):
-            qs = qs.filter(code=code)
-        if run_id := request.query_params.get("run_id"):
-            qs = qs.filter(run_public_id=run_id)
-        return self.paged(qs, refusal_json)
+        params = request.query_params
+        qs = selectors.store_refusals(store, reason_code=params.get("reason_code"), run_id=params.get("run_id"))
+        return self.paged(qs, s.RefusalOut)

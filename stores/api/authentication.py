@@ -2,6 +2,8 @@
 
 An agent's or a person's token writes as an `api_actor`; a run's token writes as the run
 (a `session_actor`) and stops working when the run ends (or once its lesson prompt is answered).
+A deactivated agent authenticates with neither its own tokens nor its runs' tokens: it reads
+nothing and writes nothing (401 on every route) until it is switched on again.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from datetime import timedelta
 from django.utils import timezone
 from rest_framework import authentication, exceptions
 
+from runs.selectors import run_for_token_hash
 from stores.console_checks.request import Writer
 from stores.models import ApiToken, hash_token
 from stores.services.tokens import RUN_TOKEN_PREFIX
@@ -45,11 +48,10 @@ def token_from_request(request) -> str | None:
 
 
 def writer_for_token(token: str, door: str = "api") -> Writer | None:
-    """The writer a token stands for, or None when it is unknown, disabled, expired or ended."""
+    """The writer a token stands for, or None when it is unknown, disabled, expired or ended, or when
+    its agent (or person) is deactivated."""
     digest = hash_token(token)
     if token.startswith(RUN_TOKEN_PREFIX):
-        from runs.selectors import run_for_token_hash
-
         run = run_for_token_hash(digest)
         if run is None or not run.agent.active:
             return None
@@ -58,6 +60,8 @@ def writer_for_token(token: str, door: str = "api") -> Writer | None:
     row = ApiToken.objects.select_related("agent", "user").filter(token_hash=digest, enabled=True).first()
     now = timezone.now()
     if row is None or (row.expires_at is not None and row.expires_at <= now):
+        return None
+    if row.agent_id is not None and not row.agent.active:
         return None
     if row.last_used_at is None or now - row.last_used_at > LAST_USED_GRANULARITY:
         # Coarse on purpose: one small write every few minutes per token, not one per request.
@@ -77,7 +81,8 @@ class TokenAuthentication(authentication.BaseAuthentication):
         writer = writer_for_token(token)
         if writer is None:
             raise exceptions.AuthenticationFailed(
-                "The API key is not valid: it is unknown, disabled or expired, or its run has ended."
+                "The API key is not valid: it is unknown, disabled or expired, its run has ended, or its "
+                "agent or account is deactivated."
             )
         user = writer.user if writer.is_person else AgentUser(writer.name)
         return user, writer

@@ -6,63 +6,19 @@ console lets that person do. Agents' tokens get 403 `people_only`.
 
 from __future__ import annotations
 
-from datetime import timedelta
-from typing import Any
-
-from django.conf import settings
-from django.utils import timezone
 from rest_framework.response import Response
 
-from stores.console import redaction  # noqa: F401  (registers the console's redaction scrubbers)
-from stores.console_checks.when import PATH_FINGERPRINT_KEY
-from stores.errors import InvalidRequest, PermissionDenied
-from stores.models import Memory, Store
+from stores import selectors
+from stores.console_checks.reasons import Reason
+from stores.errors import PermissionDenied
+from stores.models import Store
 from stores.services.memories import memory_restore
 from stores.services.redaction import memory_redact_all_versions
 
+from . import serializers as s
 from .pagination import newest_first_page, page, query_view, query_view_and_limit
-from .representations import memory_json, ts
+from .schema import LIMIT, PAGE, VIEW, operation
 from .views import ApiView
-
-
-def deleted_memory_json(memory: Memory, store: Store, view: str = "basic") -> dict[str, Any]:
-    """A deleted memory: who deleted it, when and why, until when it can be restored, and any redaction."""
-    redacted = memory.redacted_at is not None
-    restorable_until = None
-    if not redacted and memory.deleted_at is not None:
-        restorable_until = ts(memory.deleted_at + timedelta(days=settings.RECENTLY_DELETED_DAYS))
-    return {
-        "type": "deleted_memory",
-        "id": memory.public_id,
-        "memory_store_id": store.public_id,
-        "path": None if redacted else memory.path,
-        "content": memory.content if (view == "full" and not redacted) else None,
-        "content_sha256": None if redacted else memory.content_sha256,
-        "content_size_bytes": None if redacted else memory.size_bytes,
-        "memory_version_id": memory.head_version_id,
-        "created_at": ts(memory.created_at),
-        "updated_at": ts(memory.updated_at),
-        "deleted_at": ts(memory.deleted_at),
-        "deleted_by": memory.deleted_by,
-        "delete_reason": memory.delete_reason or None,
-        "restorable_until": restorable_until,
-        "redacted_at": ts(memory.redacted_at),
-        "redacted_by": {k: v for k, v in memory.redacted_by.items() if k != PATH_FINGERPRINT_KEY}
-        if memory.redacted_by else memory.redacted_by,
-    }
-
-
-def _reason(data: Any) -> str:
-    if not isinstance(data, dict):
-        return ""
-    reason = data.get("reason")
-    if reason is None:
-        return ""
-    if not isinstance(reason, str):
-        raise InvalidRequest("`reason` must be a string.")
-    if len(reason) > 2000:
-        raise InvalidRequest("`reason` is longer than 2,000 characters; keep it to a sentence or two.")
-    return reason
 
 
 class PeopleApiView(ApiView):
@@ -74,36 +30,58 @@ class PeopleApiView(ApiView):
             raise PermissionDenied(
                 "Deleted memories are listed, restored and redacted by people (escalation contacts and "
                 "console admins), not by agents.",
-                code="people_only",
+                code=Reason.PEOPLE_ONLY,
             )
         return store
 
 
 class DeletedMemoryListView(PeopleApiView):
+    @operation(
+        operation_id="deleted_memories_list",
+        summary="List the store's recently deleted memories, newest deletion first (people)",
+        parameters=[VIEW, LIMIT, PAGE],
+        response=s.DeletedMemoryPage,
+    )
     def get(self, request, store_id: str):
         store = self.person_store(store_id)
         params = request.query_params
         view, limit = query_view_and_limit(params)
-        cutoff = timezone.now() - timedelta(days=settings.RECENTLY_DELETED_DAYS)
-        qs = Memory.objects.filter(store=store, deleted_at__gte=cutoff)
+        qs = selectors.recently_deleted_memories(store)
         rows, next_key = newest_first_page(qs, params, time_field="deleted_at", limit=limit)
-        return Response(page([deleted_memory_json(m, store, view) for m in rows], next_key))
+        out = s.DeletedMemoryOut(rows, many=True, context={"store": store, "content_view": view})
+        return Response(page(out.data, next_key))
 
 
 class DeletedMemoryRestoreView(PeopleApiView):
+    @operation(
+        operation_id="deleted_memories_restore",
+        summary="Restore a recently deleted memory, with its id, as a new version (people)",
+        parameters=[VIEW],
+        request=s.RestoreIn,
+        response=s.MemoryOut,
+        conflict=True,
+    )
     def post(self, request, store_id: str, memory_id: str):
         store = self.person_store(store_id)
         view = query_view(request.query_params, "basic")
-        memory = memory_restore(writer=self.writer, store=store, memory_id=memory_id, reason=_reason(request.data))
-        return Response(memory_json(memory, store, view))
+        data = self.body(s.RestoreIn)
+        memory = memory_restore(writer=self.writer, store=store, memory_id=memory_id, reason=data.get("reason", ""))
+        return Response(s.MemoryOut(memory, context={"store": store, "content_view": view}).data)
 
 
 class DeletedMemoryRedactView(PeopleApiView):
+    @operation(
+        operation_id="deleted_memories_redact",
+        summary="Redact every version of a deleted memory (people)",
+        request=s.RedactIn,
+        response=s.DeletedMemoryOut,
+    )
     def post(self, request, store_id: str, memory_id: str):
         store = self.person_store(store_id)
-        # The console's rules: the same service, the same who-check (contacts on their projects), and
-        # the person's reason kept with the redaction.
+        # The console's rules: the same service, the same who-check (contacts on their projects),
+        # and the person's reason kept with the redaction.
+        data = self.body(s.RedactIn)
         memory = memory_redact_all_versions(
-            writer=self.writer, store=store, memory_id=memory_id, reason=_reason(request.data)
+            writer=self.writer, store=store, memory_id=memory_id, reason=data.get("reason", "")
         )
-        return Response(deleted_memory_json(memory, store))
+        return Response(s.DeletedMemoryOut(memory, context={"store": store}).data)

@@ -1,23 +1,28 @@
 """The agent API: memory stores, memories and versions, compatible with Anthropic's.
 
-Views parse, call one selector or service, and render. Nothing here decides.
+Views read the request (bodies through serializers), call one selector or service, and render
+through a serializer. Nothing here decides.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.types import OpenApiTypes
+from rest_framework import exceptions
+from rest_framework.permissions import SAFE_METHODS
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from stores import selectors
 from stores.errors import InvalidRequest, NotFound
-from stores.models import Memory, Store
+from stores.models import Store
 from stores.paths import prefix_problem
 from stores.services import memories as memory_services
 from stores.services import redaction
 from stores.services import stores as store_services
 
+from . import serializers as s
 from .pagination import (
     decode_cursor,
     newest_first_page,
@@ -28,26 +33,7 @@ from .pagination import (
     query_view,
     query_view_and_limit,
 )
-from .representations import memory_json, prefix_json, store_json, version_json
-
-SHA_HEX = set("0123456789abcdef")
-
-
-def _string_field(data: dict, name: str, *, required: bool = False) -> Any:
-    value = data.get(name)
-    if value is None:
-        if required:
-            raise InvalidRequest(f"`{name}` is required.")
-        return None
-    if not isinstance(value, str):
-        raise InvalidRequest(f"`{name}` must be a string.")
-    return value
-
-
-def _sha_param(value: Any, name: str) -> str:
-    if not isinstance(value, str) or len(value) != 64 or not set(value) <= SHA_HEX:
-        raise InvalidRequest(f"`{name}` must be 64 lowercase hexadecimal characters (a SHA-256).")
-    return value
+from .schema import CREATED_GTE, CREATED_LTE, LIMIT, NO_FIELDS, PAGE, VIEW, operation, query
 
 
 class ApiView(APIView):
@@ -59,60 +45,103 @@ class ApiView(APIView):
         if any("\x00" in value for _, values in request.query_params.lists() for value in values):
             raise InvalidRequest("A query parameter holds a NUL character (U+0000); remove it.")
 
+    def throttled(self, request, wait: float | None) -> None:
+        """429 rate_limit_error; the handler adds `retry-after`, which the SDK waits for before retrying."""
+        kind = "writes" if request.method not in SAFE_METHODS else "reads"
+        # DRF adds "Expected available in N seconds." to the message.
+        raise exceptions.Throttled(wait=wait, detail=f"Too many {kind} with this token this minute.")
+
     @property
     def writer(self):
         return self.request.auth
+
+    def body(self, serializer_class) -> dict[str, Any]:
+        """The request body, checked by the serializer: 400 naming the first wrong field."""
+        return s.read_body(serializer_class, self.request.data)
 
     def store(self, store_id: str) -> Store:
         return selectors.store_for_writer(self.writer, store_id)
 
 
 class StoreListView(ApiView):
+    @operation(
+        operation_id="memory_stores_list",
+        summary="List the memory stores this token may read, newest first",
+        parameters=[query("include_archived", OpenApiTypes.BOOL), CREATED_GTE, CREATED_LTE, LIMIT, PAGE],
+        response=s.MemoryStorePage,
+    )
     def get(self, request):
         params = request.query_params
         limit = query_limit(params)
-        qs = selectors.stores_for_writer(self.writer)
-        if not query_bool(params, "include_archived"):
-            qs = qs.filter(archived_at__isnull=True)
-        if (gte := query_datetime(params, "created_at[gte]")) is not None:
-            qs = qs.filter(created_at__gte=gte)
-        if (lte := query_datetime(params, "created_at[lte]")) is not None:
-            qs = qs.filter(created_at__lte=lte)
+        qs = selectors.stores_listed(
+            self.writer,
+            include_archived=query_bool(params, "include_archived"),
+            created_gte=query_datetime(params, "created_at[gte]"),
+            created_lte=query_datetime(params, "created_at[lte]"),
+        )
         rows, next_key = newest_first_page(qs, params, time_field="created_at", limit=limit)
-        return Response(page([store_json(s) for s in rows], next_key))
+        return Response(page(s.MemoryStoreOut(rows, many=True).data, next_key))
 
+    @operation(
+        operation_id="memory_stores_create",
+        summary="Create a shared store (console admins)",
+        request=s.MemoryStoreCreateIn,
+        response=s.MemoryStoreOut,
+    )
     def post(self, request):
-        data = request.data
+        store_services.require_store_admin(self.writer)  # who may manage stores is answered before the body
+        data = self.body(s.MemoryStoreCreateIn)
         store = store_services.store_create(
             writer=self.writer,
             name=data.get("name"),
             description=data.get("description", ""),
             metadata=data.get("metadata"),
         )
-        return Response(store_json(store))
+        return Response(s.MemoryStoreOut(store).data)
+
+
+STORE_UPDATE = dict(summary="Update a memory store (console admins)", request=s.MemoryStoreUpdateIn,
+                    response=s.MemoryStoreOut)
 
 
 class StoreDetailView(ApiView):
+    @operation(operation_id="memory_stores_retrieve", summary="Retrieve a memory store", response=s.MemoryStoreOut)
     def get(self, request, store_id: str):
-        return Response(store_json(self.store(store_id)))
+        return Response(s.MemoryStoreOut(self.store(store_id)).data)
 
+    @operation(operation_id="memory_stores_update", **STORE_UPDATE)
     def post(self, request, store_id: str):
-        store = store_services.store_update(writer=self.writer, store=self.store(store_id), data=request.data)
-        return Response(store_json(store))
+        store = self.store(store_id)
+        store_services.require_store_admin(self.writer)  # who may manage stores is answered before the body
+        data = self.body(s.MemoryStoreUpdateIn)
+        store = store_services.store_update(writer=self.writer, store=store, data=data)
+        return Response(s.MemoryStoreOut(store).data)
 
+    @operation(operation_id="memory_stores_update_patch", **STORE_UPDATE)
     def patch(self, request, store_id: str):
         """As POST (an older Anthropic reference listed PATCH); its own method so the schema names it apart."""
         return self.post(request, store_id)
 
+    @operation(
+        operation_id="memory_stores_delete",
+        summary="Delete a shared store with every memory and version (console admins)",
+        response=s.MemoryStoreDeletedOut,
+    )
     def delete(self, request, store_id: str):
         public_id = store_services.store_delete(writer=self.writer, store=self.store(store_id))
-        return Response({"type": "memory_store_deleted", "id": public_id})
+        return Response(s.MemoryStoreDeletedOut({"id": public_id}).data)
 
 
 class StoreArchiveView(ApiView):
+    @operation(
+        operation_id="memory_stores_archive",
+        summary="Archive a memory store, once (console admins)",
+        request=NO_FIELDS,
+        response=s.MemoryStoreOut,
+    )
     def post(self, request, store_id: str):
         store = store_services.store_archive(writer=self.writer, store=self.store(store_id))
-        return Response(store_json(store))
+        return Response(s.MemoryStoreOut(store).data)
 
 
 def _depth(params) -> int:
@@ -128,54 +157,27 @@ def _depth(params) -> int:
     return depth
 
 
-def list_memory_items(store: Store, *, prefix: str, depth: int, limit: int, after: list | None):
-    """Memories and folder roll-ups under ``prefix`` in path order, from a keyset cursor.
-
-    Returns (items, next_key) where each item is ("memory", Memory) or ("prefix", path).
-    Paths under one folder sort together, so after a roll-up the scan jumps past the folder.
-    """
-    base = selectors.live_memories(store)
-    if prefix != "/":
-        base = base.filter(path__startswith=prefix)
-    items: list[tuple[str, Any]] = []
-    floor: tuple[str, bool] | None = None  # (path, inclusive)
-    if after:
-        kind, key = after[0], after[1]
-        floor = (key[:-1] + "0", True) if kind == "prefix" else (key, False)
-    prefix_depth = len(prefix[1:].split("/")) - 1 if prefix != "/" else 0
-    batch = max(limit * 2, 50)
-    while len(items) < limit + 1:
-        qs = base
-        if floor is not None:
-            qs = qs.filter(path__gte=floor[0]) if floor[1] else qs.filter(path__gt=floor[0])
-        rows = list(qs.order_by("path")[:batch])
-        if not rows:
-            break
-        jumped = False
-        for memory in rows:
-            below = memory.path[1:].split("/")[prefix_depth:]
-            if depth == 0 or len(below) <= depth:
-                items.append(("memory", memory))
-                floor = (memory.path, False)
-            else:
-                folder = prefix + "/".join(below[:depth]) + "/"
-                items.append(("prefix", folder))
-                floor = (folder[:-1] + "0", True)
-                jumped = True
-            if len(items) >= limit + 1 or jumped:
-                break
-        if not jumped and len(rows) < batch:
-            break
-    more = len(items) > limit
-    items = items[:limit]
-    next_key = None
-    if more and items:
-        kind, value = items[-1]
-        next_key = [kind, value.path if kind == "memory" else value]
-    return items, next_key
+def _memory_list_cursor(params) -> list | None:
+    cursor = decode_cursor(params.get("page"))
+    if cursor is not None and (len(cursor) != 2 or cursor[0] not in ("memory", "prefix")
+                               or not isinstance(cursor[1], str)):
+        raise InvalidRequest("`page` is not a readable cursor.")
+    return cursor
 
 
 class MemoryListView(ApiView):
+    @operation(
+        operation_id="memories_list",
+        summary="List memories and folder roll-ups in path order",
+        parameters=[
+            query("path_prefix", description="Starts and ends with /; matches whole segments."),
+            query("depth", OpenApiTypes.INT, "0 (default) lists everything below; d rolls deeper folders up."),
+            VIEW,
+            LIMIT,
+            PAGE,
+        ],
+        response=s.MemoryListPage,
+    )
     def get(self, request, store_id: str):
         store = self.store(store_id)
         params = request.query_params
@@ -183,107 +185,151 @@ class MemoryListView(ApiView):
         prefix = params.get("path_prefix") or "/"
         if problem := prefix_problem(prefix):
             raise InvalidRequest(problem)
-        cursor = decode_cursor(params.get("page"))
-        if cursor is not None and (len(cursor) != 2 or cursor[0] not in ("memory", "prefix")
-                                   or not isinstance(cursor[1], str)):
-            raise InvalidRequest("`page` is not a readable cursor.")
-        items, next_key = list_memory_items(store, prefix=prefix, depth=_depth(params), limit=limit, after=cursor)
-        data = [memory_json(v, store, view) if k == "memory" else prefix_json(v) for k, v in items]
+        items, next_key = selectors.memory_items(
+            store, prefix=prefix, depth=_depth(params), limit=limit, after=_memory_list_cursor(params)
+        )
+        memory_out = s.MemoryOut(context={"store": store, "content_view": view})
+        prefix_out = s.MemoryPrefixOut()
+        data = [memory_out.to_representation(v) if k == "memory" else prefix_out.to_representation({"path": v})
+                for k, v in items]
         return Response(page(data, next_key))
 
+    @operation(
+        operation_id="memories_create",
+        summary="Create a memory (never overwrites)",
+        parameters=[VIEW],
+        request=s.MemoryCreateIn,
+        response=s.MemoryOut,
+        conflict=True,
+    )
     def post(self, request, store_id: str):
         store = self.store(store_id)
         view = query_view(request.query_params, "basic")
-        data = request.data
-        if "content" not in data or data.get("content") is None:
-            raise InvalidRequest('`content` is required (use "" for an empty memory).')
+        data = self.body(s.MemoryCreateIn)
         memory = memory_services.memory_create(
-            writer=self.writer, store=store, path=data.get("path"), content=data.get("content")
+            writer=self.writer, store=store, path=data["path"], content=data["content"]
         )
-        return Response(memory_json(memory, store, view))
+        return Response(s.MemoryOut(memory, context={"store": store, "content_view": view}).data)
+
+
+MEMORY_UPDATE = dict(parameters=[VIEW], request=s.MemoryUpdateIn, response=s.MemoryOut, conflict=True)
 
 
 class MemoryDetailView(ApiView):
+    @operation(
+        operation_id="memories_retrieve",
+        summary="Retrieve a memory (view defaults to full)",
+        parameters=[VIEW],
+        response=s.MemoryOut,
+    )
     def get(self, request, store_id: str, memory_id: str):
         store = self.store(store_id)
         view = query_view(request.query_params, "full")
-        memory = selectors.live_memories(store).filter(public_id=memory_id).first()
-        if memory is None:
-            raise NotFound(f"No memory {memory_id} in store {store_id}.")
-        return Response(memory_json(memory, store, view))
+        memory = selectors.live_memory(store, memory_id)
+        return Response(s.MemoryOut(memory, context={"store": store, "content_view": view}).data)
 
+    @operation(
+        operation_id="memories_update",
+        summary="Update or rename a memory; a stale precondition is 409 and its text is kept aside",
+        **MEMORY_UPDATE,
+    )
     def post(self, request, store_id: str, memory_id: str):
         store = self.store(store_id)
         view = query_view(request.query_params, "basic")
-        data = request.data
-        content = _string_field(data, "content")
-        path = _string_field(data, "path")
-        base = None
-        precondition = data.get("precondition")
-        if precondition is not None:
-            if not isinstance(precondition, dict) or precondition.get("type") != "content_sha256":
-                raise InvalidRequest('`precondition` must be {"type": "content_sha256", "content_sha256": "<sha>"}.')
-            base = _sha_param(precondition.get("content_sha256"), "precondition.content_sha256")
+        data = self.body(s.MemoryUpdateIn)
         memory, _ = memory_services.memory_update(
-            writer=self.writer, store=store, memory_id=memory_id, content=content, path=path, base_sha256=base
+            writer=self.writer, store=store, memory_id=memory_id, content=data.get("content"),
+            path=data.get("path"), base_sha256=data.get("precondition"),
         )
-        return Response(memory_json(memory, store, view))
+        return Response(s.MemoryOut(memory, context={"store": store, "content_view": view}).data)
 
+    @operation(operation_id="memories_update_patch", summary="Update or rename a memory (as POST)", **MEMORY_UPDATE)
     def patch(self, request, store_id: str, memory_id: str):
         """As POST (an older Anthropic reference listed PATCH); its own method so the schema names it apart."""
         return self.post(request, store_id, memory_id)
 
+    @operation(
+        operation_id="memories_delete",
+        summary="Delete a memory (restorable by people for 30 days)",
+        parameters=[query("expected_content_sha256", description="64 lowercase hex; 409 when it differs.")],
+        response=s.MemoryDeletedOut,
+        conflict=True,
+    )
     def delete(self, request, store_id: str, memory_id: str):
         store = self.store(store_id)
         expected = request.query_params.get("expected_content_sha256")
         if expected is not None:
-            expected = _sha_param(expected, "expected_content_sha256")
+            expected = s.sha_param(expected, "expected_content_sha256")
         memory = memory_services.memory_delete(
             writer=self.writer, store=store, memory_id=memory_id, expected_sha256=expected
         )
-        return Response({"type": "memory_deleted", "id": memory.public_id})
+        return Response(s.MemoryDeletedOut({"id": memory.public_id}).data)
 
 
 class VersionListView(ApiView):
+    @operation(
+        operation_id="memory_versions_list",
+        summary="List memory versions, newest first",
+        parameters=[
+            query("memory_id", description="Also after the memory was deleted."),
+            query("operation", enum=list(selectors.VERSION_OPERATIONS)),
+            query("session_id", description="A run id: the versions that run wrote."),
+            query("api_key_id"),
+            query("service_account_id"),
+            CREATED_GTE,
+            CREATED_LTE,
+            VIEW,
+            LIMIT,
+            PAGE,
+        ],
+        response=s.MemoryVersionPage,
+    )
     def get(self, request, store_id: str):
         store = self.store(store_id)
         params = request.query_params
         view, limit = query_view_and_limit(params)
-        qs = Memory.history.filter(store_id=store.pk)
-        if memory_id := params.get("memory_id"):
-            qs = qs.filter(public_id=memory_id)
-        if operation := params.get("operation"):
-            if operation not in ("created", "modified", "deleted"):
-                raise InvalidRequest("`operation` must be created, modified or deleted.")
-            qs = qs.filter(operation=operation)
-        if session_id := params.get("session_id"):
-            qs = qs.filter(run_public_id=session_id)
-        if api_key_id := params.get("api_key_id"):
-            qs = qs.filter(api_key_id=api_key_id)
-        if params.get("service_account_id"):
-            qs = qs.none()  # the console has no service accounts
-        if (gte := query_datetime(params, "created_at[gte]")) is not None:
-            qs = qs.filter(history_date__gte=gte)
-        if (lte := query_datetime(params, "created_at[lte]")) is not None:
-            qs = qs.filter(history_date__lte=lte)
+        operation = params.get("operation")
+        if operation and operation not in selectors.VERSION_OPERATIONS:
+            raise InvalidRequest("`operation` must be created, modified or deleted.")
+        qs = selectors.store_versions(
+            store,
+            memory_id=params.get("memory_id"),
+            operation=operation,
+            session_id=params.get("session_id"),
+            api_key_id=params.get("api_key_id"),
+            service_account_id=params.get("service_account_id"),
+            created_gte=query_datetime(params, "created_at[gte]"),
+            created_lte=query_datetime(params, "created_at[lte]"),
+        )
         rows, next_key = newest_first_page(
             qs, params, time_field="history_date", pk_field="history_id", limit=limit
         )
-        return Response(page([version_json(v, store, view) for v in rows], next_key))
+        out = s.MemoryVersionOut(rows, many=True, context={"store": store, "content_view": view})
+        return Response(page(out.data, next_key))
 
 
 class VersionDetailView(ApiView):
+    @operation(
+        operation_id="memory_versions_retrieve",
+        summary="Retrieve a memory version (view defaults to full)",
+        parameters=[VIEW],
+        response=s.MemoryVersionOut,
+    )
     def get(self, request, store_id: str, version_id: str):
         store = self.store(store_id)
         view = query_view(request.query_params, "full")
-        version = Memory.history.filter(store_id=store.pk, version_id=version_id).first()
-        if version is None:
-            raise NotFound(f"No memory version {version_id} in store {store_id}.")
-        return Response(version_json(version, store, view))
+        version = selectors.store_version(store, version_id)
+        return Response(s.MemoryVersionOut(version, context={"store": store, "content_view": view}).data)
 
 
 class VersionRedactView(ApiView):
+    @operation(
+        operation_id="memory_versions_redact",
+        summary="Redact a version, once (console admins)",
+        request=NO_FIELDS,
+        response=s.MemoryVersionOut,
+    )
     def post(self, request, store_id: str, version_id: str):
         store = self.store(store_id)
         version = redaction.version_redact(writer=self.writer, store=store, version_id=version_id)
-        return Response(version_json(version, store, "full"))
+        return Response(s.MemoryVersionOut(version, context={"store": store, "content_view": "full"}).data)

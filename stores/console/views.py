@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -29,12 +29,18 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from stores.console_checks.request import Writer
 from stores.errors import ConsoleError, NotFound
 from stores.models import Memory, SetAside, SetAsideStatus, Store, StoreKind
+from stores.restore_window import (
+    deleted_before_window,
+    is_restorable,
+    recently_deleted,
+    restorable_until,
+    restore_cutoff,
+)
 from stores.selectors import live_memories, stores_for_person
 from stores.services.memories import memory_delete, memory_restore
 from stores.services.redaction import memory_redact_all_versions
 from stores.services.set_asides import set_aside_dismiss, set_aside_use
 
-from . import redaction  # noqa: F401  (registers the console's redaction scrubbers)
 from .diffs import text_diff
 from .forms import DeleteForm, PathFilterForm, RedactForm
 from .markdown import render_markdown
@@ -66,14 +72,6 @@ def _store_or_404(request: HttpRequest, store_id: str) -> Store:
     if store is None:
         raise Http404("No such memory store.")
     return store
-
-
-def _recently_deleted(store: Store) -> QuerySet[Memory]:
-    return Memory.objects.filter(store=store, deleted_at__gte=_deleted_cutoff())
-
-
-def _deleted_cutoff() -> datetime:
-    return timezone.now() - timedelta(days=settings.RECENTLY_DELETED_DAYS)
 
 
 def actor_name(actor: dict[str, Any] | None, runs: Mapping[str, Any] | None = None) -> WriterLabel:
@@ -158,7 +156,7 @@ def memory_home(request: HttpRequest) -> HttpResponse:
     ids = [s.pk for s in stores]
     live = _counts_by_store(Memory.objects.filter(store_id__in=ids, deleted_at__isnull=True))
     deleted = _counts_by_store(
-        Memory.objects.filter(store_id__in=ids, deleted_at__gte=_deleted_cutoff(), redacted_at__isnull=True)
+        Memory.objects.filter(store_id__in=ids, deleted_at__gte=restore_cutoff(), redacted_at__isnull=True)
     )
     waiting = _counts_by_store(SetAside.objects.filter(store_id__in=ids, status=SetAsideStatus.OPEN))
     groups: list[dict[str, Any]] = []
@@ -232,7 +230,7 @@ def store_detail(request: HttpRequest, store_id: str) -> HttpResponse:
         "page": page,
         "page_query": query.urlencode(),
         "set_asides": set_asides,
-        "deleted_count": _recently_deleted(store).count(),
+        "deleted_count": recently_deleted(store).count(),
         "recently_deleted_days": settings.RECENTLY_DELETED_DAYS,
     }
     return render(request, "console/store.html", context)
@@ -286,9 +284,9 @@ def memory_detail(request: HttpRequest, store_id: str, memory_id: str) -> HttpRe
         "deleted_by": actor_name(memory.deleted_by) if memory.deleted_by else "",
         "redacted_by": actor_name(memory.redacted_by) if memory.redacted_by else "",
         "set_asides": memory.set_asides.filter(status=SetAsideStatus.OPEN).order_by("created_at"),
-        "restorable": memory.is_deleted and memory.redacted_at is None and memory.deleted_at >= _deleted_cutoff(),
+        "restorable": is_restorable(memory),
         # Past the restore window its versions stay until redacted, so Redact all versions stays offered.
-        "redactable_only": memory.is_deleted and memory.redacted_at is None and memory.deleted_at < _deleted_cutoff(),
+        "redactable_only": memory.is_deleted and memory.redacted_at is None and not is_restorable(memory),
         "recently_deleted_days": settings.RECENTLY_DELETED_DAYS,
     }
     return render(request, "console/memory_detail.html", context)
@@ -397,7 +395,7 @@ class DeletedRow:
     memory: Memory
     deleted_by: WriterLabel
     redacted_by: WriterLabel | str
-    restorable_until: datetime
+    restorable_until: datetime | None
 
 
 @login_required
@@ -410,10 +408,9 @@ def deleted_list(request: HttpRequest, store_id: str) -> HttpResponse:
     """
     store = _store_or_404(request, store_id)
     older = request.GET.get("older") == "1"
-    older_qs = Memory.objects.filter(store=store, deleted_at__lt=_deleted_cutoff(), redacted_at__isnull=True)
-    qs = (older_qs if older else _recently_deleted(store)).order_by("-deleted_at", "-pk")
+    older_qs = deleted_before_window(store)
+    qs = (older_qs if older else recently_deleted(store)).order_by("-deleted_at", "-pk")
     page = Paginator(qs, DELETED_PER_PAGE).get_page(request.GET.get("page"))
-    days = timedelta(days=settings.RECENTLY_DELETED_DAYS)
     deleted = list(page.object_list)
     runs = runs_by_id(m.deleted_by for m in deleted)
     rows = [
@@ -421,7 +418,7 @@ def deleted_list(request: HttpRequest, store_id: str) -> HttpResponse:
             memory=m,
             deleted_by=actor_name(m.deleted_by, runs),
             redacted_by=actor_name(m.redacted_by) if m.redacted_by else "",
-            restorable_until=m.deleted_at + days,
+            restorable_until=restorable_until(m),
         )
         for m in deleted
     ]

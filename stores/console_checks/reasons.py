@@ -1,6 +1,15 @@
-"""Reason codes. They are API: never rename one; add new ones."""
+"""Every reason code the console answers with, in one enum. They are API: never rename one; add new ones.
+
+A code travels in ``error.details.error_code``. The checks' codes (who, where, what, when) come
+first; then the codes the memory and store services refuse with outside the pipeline; then the
+run API's; last, the codes an import's report gives an error that carries none of its own.
+"""
+
+from typing import Any
 
 from django.db import models
+
+from stores.errors import ConsoleError, error_for_status
 
 
 class Reason(models.TextChoices):
@@ -24,7 +33,42 @@ class Reason(models.TextChoices):
     DELETED_BY_PERSON = "deleted_by_person", "A person deleted this memory after the run started"
     STALE_BASE = "stale_base", "Based on an old copy"
 
+    # The memory and store services, outside the pipeline (each error class carries its status).
+    STORE_ARCHIVED = "store_archived", "The store is archived"
+    STORE_FULL = "store_full", "The store holds as many memories as it may"
+    STORE_KEPT_BY_CONSOLE = "store_kept_by_console", "The console keeps this store; archive it instead"
+    MEMORY_REDACTED = "memory_redacted", "The memory was redacted"
+    MEMORY_NOT_DELETED = "memory_not_deleted", "Only a deleted memory's versions are redacted"
+    MEMORY_DELETED = "memory_deleted", "The memory was deleted"
+    RESTORE_WINDOW_PASSED = "restore_window_passed", "Deleted longer ago than memories can be restored"
+    PATH_TAKEN = "path_taken", "Another memory holds the path"
+    SET_ASIDE_RESOLVED = "set_aside_resolved", "The set-aside text was used or dismissed already"
 
+    # The run API.
+    UNKNOWN_TICKET = "unknown_ticket", "Neither Jira nor the console knows the ticket"
+    ENGAGEMENT_CLOSED = "engagement_closed", "The project's engagement has closed"
+    CLIENT_BUSY = "client_busy", "An active run for another client works one client at a time"
+    AGENT_TOKEN_REQUIRED = "agent_token_required", "Only the agent's own token starts a run"
+    ALREADY_ANSWERED = "already_answered", "The lesson prompt was answered already"
+    NO_LESSON_PROMPT = "no_lesson_prompt", "The run was not asked for a lesson"
+    LESSON_PROMPT_CLOSED = "lesson_prompt_closed", "The lesson prompt was closed unanswered"
+    RUN_NOT_ENDED = "run_not_ended", "The run has not ended"
+    RECORD_TOO_LARGE = "record_too_large", "The run record is larger than RUN_RECORD_MAX_BYTES"
+
+    # An import's or export's report: a file it could not take or write, and an error without a
+    # code of its own (named after its kind).
+    NOT_A_REGULAR_FILE = "not_a_regular_file", "Not a regular file (a link, a device)"
+    WRITE_FAILED = "write_failed", "The file could not be written"
+    PATH_CONFLICT = "path_conflict", "A memory or folder is in the way of the path"
+    PRECONDITION_FAILED = "precondition_failed", "A precondition did not hold"
+    NOT_FOUND = "not_found", "Not found"
+    CONFLICT = "conflict", "A conflict with what is saved"
+    INVALID_REQUEST = "invalid_request", "The request is not valid"
+    ERROR = "error", "An error"
+
+
+# The status a refusal by the checks answers with; 400 unless listed. The services' and the run
+# API's codes travel on error classes that carry their own status (stores.errors).
 STATUS_FOR_REASON: dict[str, int] = {
     Reason.NOT_A_HOSTED_AGENT: 403,
     Reason.NOT_IN_POD_OR_ASSIGNED: 403,
@@ -39,3 +83,9 @@ STATUS_FOR_REASON: dict[str, int] = {
 def status_for(code: str) -> int:
     """The HTTP status a refusal with this code answers with (400 unless listed)."""
     return STATUS_FOR_REASON.get(code, 400)
+
+
+def refusal_error(message: str, *, code: str, **kwargs: Any) -> ConsoleError:
+    """The domain error for a refusal with a check's code outside the pipeline (a run start refused
+    as a write would be): its status read from STATUS_FOR_REASON, never chosen again by the caller."""
+    return error_for_status(status_for(code))(message, code=code, **kwargs)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from stores.operations import Operation
+
 from .reasons import status_for
 
 if TYPE_CHECKING:
@@ -13,7 +15,6 @@ if TYPE_CHECKING:
     from runs.models import Run
     from stores.models import HostedAgent, Memory, Store
 
-Operation = Literal["create", "update", "delete", "restore", "redact", "set_aside_use", "set_aside_dismiss"]
 Door = Literal["api", "sync", "console", "admin", "import", "task"]
 
 

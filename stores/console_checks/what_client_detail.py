@@ -1,4 +1,10 @@
-"""What: an agent store names no client (no name, alias, project key, repository, dataset or table)."""
+"""What: no client detail where it does not belong.
+
+A store shared across clients (agent, practice, toolset, shared) names no client at all: no name,
+alias, project key, repository, dataset or table. A project store names no *other* client's detail;
+a term that also belongs to the project's own client (two clients share a dataset name) is its own.
+The check runs for every writer and door, people included.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +12,7 @@ import threading
 
 from django.db import connection
 
-from stores.models import Client, JiraProject, StoreKind
+from stores.models import Client, JiraProject, RegistryVersion, StoreKind
 
 from .detectors.client_detail import ClientDetailMatcher, ClientTerm
 from .reasons import Reason
@@ -16,15 +22,16 @@ _lock = threading.Lock()
 _cached: tuple[object, ClientDetailMatcher] | None = None
 
 
-def _registry_version() -> tuple:
-    """A cheap fingerprint of the registry (one round trip), so the automaton is rebuilt only on change."""
-    clients, projects = Client._meta.db_table, JiraProject._meta.db_table
+def _registry_version() -> int | None:
+    """The registry's version number (one primary-key read), bumped in the database on every change.
+
+    None only when the row is missing (a test database just flushed); the next registry change
+    makes it again with a new number.
+    """
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT (SELECT COUNT(*) FROM {clients}), (SELECT MAX(updated_at) FROM {clients}), "
-            f"(SELECT COUNT(*) FROM {projects}), (SELECT MAX(id) FROM {projects})"
-        )
-        return tuple(cursor.fetchone())
+        cursor.execute(f"SELECT version FROM {RegistryVersion._meta.db_table} WHERE id = 1")
+        row = cursor.fetchone()
+    return None if row is None else row[0]
 
 
 def registry_terms() -> list[ClientTerm]:
@@ -42,7 +49,11 @@ def registry_terms() -> list[ClientTerm]:
 
 
 def current_matcher() -> ClientDetailMatcher:
-    """The automaton for the registry as it is now, rebuilt only when the registry changes."""
+    """The automaton for the registry as it is now, rebuilt only when the registry's version moved.
+
+    The version is read on every call, so a change made by any process (a key renamed in the
+    admin) reaches this one on its next check.
+    """
     global _cached
     version = _registry_version()
     with _lock:
@@ -54,18 +65,57 @@ def current_matcher() -> ClientDetailMatcher:
     return matcher
 
 
-def check_client_detail(req: ChangeRequest) -> Decision | None:
-    path = req.brought_path
-    if req.store.kind != StoreKind.AGENT or (req.content is None and path is None):
+SHARED_ACROSS_CLIENTS = frozenset({StoreKind.AGENT, StoreKind.PRACTICE, StoreKind.TOOLSET, StoreKind.SHARED})
+
+
+def _own_client(req: ChangeRequest) -> str | None:
+    """The name of the client whose project store this is."""
+    if not req.store.project_id:
         return None
-    matcher = current_matcher()
-    findings = matcher.scan(req.content or "") + matcher.scan(path or "")
+    return JiraProject.objects.filter(pk=req.store.project_id).values_list("client__name", flat=True).first()
+
+
+def check_client_detail(req: ChangeRequest) -> Decision | None:
+    """Refuse client detail in a store shared across clients, and another client's in a project store."""
+    if req.content is None and req.brought_path is None:
+        return None
+    if req.store.kind in SHARED_ACROSS_CLIENTS:
+        return client_detail_refusal(req, current_matcher())
+    if req.store.kind == StoreKind.PROJECT:
+        own = _own_client(req)
+        if own is not None:
+            return client_detail_refusal(req, current_matcher(), own_client=own)
+    return None
+
+
+def client_detail_refusal(
+    req: ChangeRequest, matcher: ClientDetailMatcher, own_client: str | None = None
+) -> Decision | None:
+    """The check's rule for one change, given the registry's matcher and, for a project store, its client.
+
+    ``check_client_detail`` calls it with the registry as it is now; the detection benchmark calls
+    it with a labelled registry, so both judge a text the same way.
+    """
+    path = req.brought_path
+    if own_client is None and req.store.kind not in SHARED_ACROSS_CLIENTS:
+        return None
+    findings = matcher.scan(req.content or "", own_client=own_client) + matcher.scan(path or "", own_client=own_client)
     if not findings:
         return None
     first = findings[0]
+    if own_client is None:
+        kind = StoreKind(req.store.kind).label.lower()
+        return refuse(
+            Reason.CLIENT_DETAIL,
+            f"A{'n' if kind[0] in 'aeiou' else ''} {kind} store is shared across clients and holds no client "
+            f"detail, and this names a {first.kind} ('{first.term}'). Put client detail in the project "
+            "store; keep only the general lesson here.",
+            findings=[{"kind": f.kind, "term": f.term} for f in findings[:10]],
+        )
     return refuse(
         Reason.CLIENT_DETAIL,
-        f"An agent store holds no client detail, and this names a {first.kind} ('{first.term}'). "
-        "Put client detail in the project store; keep only the general lesson here.",
-        findings=[{"kind": f.kind, "term": f.term} for f in findings[:10]],
+        f"This names a {first.kind} ('{first.term}') that belongs to another client, not to this "
+        "project's client. A project store holds its own client's detail only; leave the other "
+        "client's out.",
+        findings=[{"kind": f.kind, "term": f.term, "other_client": True} for f in findings[:10]],
     )

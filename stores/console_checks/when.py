@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db.models import Q
 
 from stores.models import Memory
+from stores.operations import Operation
 
 from .reasons import Reason
 from .request import ChangeRequest, Decision, refuse
@@ -30,9 +31,9 @@ def path_fingerprint(store_pk: int, path: str) -> str:
 def check_deleted_by_person(req: ChangeRequest) -> Decision | None:
     """A run loses a create at a path whose memory a person deleted after the run started (redacted or not)."""
     run = req.writer.run
-    if run is None or req.path is None or req.operation not in ("create", "update"):
+    if run is None or req.path is None or req.operation not in (Operation.CREATE, Operation.UPDATE):
         return None
-    if req.operation == "update" and req.current is not None and req.path == req.current.path:
+    if req.operation == Operation.UPDATE and req.current is not None and req.path == req.current.path:
         return None
     same_path = Q(path=req.path) | Q(
         redacted_at__isnull=False, **{f"redacted_by__{PATH_FINGERPRINT_KEY}": path_fingerprint(req.store.pk, req.path)}
@@ -56,7 +57,7 @@ def check_stale_base(req: ChangeRequest) -> Decision | None:
     current = req.current
     if current is None or req.base_sha256 is None or req.base_sha256 == current.content_sha256:
         return None
-    if req.operation == "update":
+    if req.operation == Operation.UPDATE:
         same_content = req.content is None or req.content == current.content
         same_path = req.path is None or req.path == current.path
         if same_content and same_path:
@@ -65,5 +66,5 @@ def check_stale_base(req: ChangeRequest) -> Decision | None:
         Reason.STALE_BASE,
         f"{current.path} changed since the copy this change was based on (the saved copy wins). "
         "Read the saved copy and apply the change again."
-        + (" Your text was kept aside for a person to fold in." if req.operation == "update" and req.content else ""),
+        + (" Your text was kept aside for a person to fold in." if req.operation == Operation.UPDATE and req.content else ""),
     )

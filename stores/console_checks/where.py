@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from stores.models import HostedAgent, StoreKind
+from stores.operations import Operation
 from stores.paths import AGENTS_FOLDER, PROJECT_FOLDERS, path_problem, segments_of
 
 from .reasons import Reason
@@ -62,13 +63,13 @@ def check_folders(req: ChangeRequest) -> Decision | None:
         decision = _folder_refusal(req, req.path)
         if decision is not None:
             return decision
-    if req.old_path is not None and req.writer.is_agent and req.operation in ("update", "delete"):
+    if req.old_path is not None and req.writer.is_agent and req.operation in (Operation.UPDATE, Operation.DELETE):
         segments = segments_of(req.old_path)
         if segments[0] == AGENTS_FOLDER and len(segments) >= 3 and segments[1] != req.writer.agent.name:
             return refuse(
                 Reason.NOT_OWN_AGENT_FOLDER,
                 f"{req.old_path} is in another agent's notes folder; only {segments[1]} changes it.",
             )
-        if req.operation == "update" and req.path is not None and req.path != req.old_path:
+        if req.operation == Operation.UPDATE and req.path is not None and req.path != req.old_path:
             return _folder_refusal(req, req.old_path)
     return None

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-from stores.models import StoreKind
+from dataclasses import dataclass
+from typing import Literal
 
+from stores.access import person_manages_store
+from stores.models import StoreKind
+from stores.operations import Operation
+
+from . import ports
+from .ports import TicketLookup, TicketLookupFailed
 from .reasons import Reason
 from .request import ChangeRequest, Decision, refuse
 
-PEOPLE_OPERATIONS = {"restore", "redact"}
-CONTACT_OPERATIONS = {"delete", "restore", "redact", "set_aside_use", "set_aside_dismiss"}
+PEOPLE_OPERATIONS = {Operation.RESTORE, Operation.REDACT, Operation.SET_ASIDE_USE, Operation.SET_ASIDE_DISMISS}
+CONTACT_OPERATIONS = {Operation.DELETE, *PEOPLE_OPERATIONS}
 
 
 def agent_in_pod_for(agent, project) -> bool:
@@ -16,18 +23,53 @@ def agent_in_pod_for(agent, project) -> bool:
     return agent.pods.filter(projects=project).exists()
 
 
-def is_escalation_contact(user, project) -> bool:
-    return project is not None and project.escalation_contacts.filter(pk=user.pk).exists()
+@dataclass(frozen=True)
+class NotAllowedToWork:
+    """Why an agent may not work on a project: the reason code, what failed, and its detail."""
+
+    code: Reason
+    why: Literal["no_ticket", "jira_unavailable", "moved", "not_assigned"]
+    detail: str = ""  # the lookup's error, or the project a moved ticket is in now
 
 
-def check_who(req: ChangeRequest) -> Decision | None:
+def pod_or_assigned(agent, project, ticket_key: str | None, lookup: TicketLookup) -> NotAllowedToWork | None:
+    """The pod-or-assigned rule: may this agent work on ``project``? None when it may.
+
+    It may when one of its pods covers the project, or when Jira says the ticket ``ticket_key``
+    (the run's) is assigned to it and is still in this project: Jira answers an old key with the
+    issue as it is now, so a ticket moved to another project no longer counts. Jira is asked only
+    when no pod covers the project; when it cannot answer, the answer is ``jira_unavailable``.
+    Every door asks this one function: the who-check for a write, the run service for a start.
+    """
+    if agent_in_pod_for(agent, project):
+        return None
+    if ticket_key is None:
+        return NotAllowedToWork(Reason.NOT_IN_POD_OR_ASSIGNED, "no_ticket")
+    try:
+        issue = lookup(ticket_key)
+    except TicketLookupFailed as exc:
+        return NotAllowedToWork(Reason.JIRA_UNAVAILABLE, "jira_unavailable", str(exc))
+    if issue is not None and issue.project_key.upper() != project.key.upper():
+        return NotAllowedToWork(Reason.NOT_IN_POD_OR_ASSIGNED, "moved", issue.project_key)
+    assignee = None if issue is None else issue.assignee_account_id
+    if not agent.jira_account_id or assignee != agent.jira_account_id:
+        return NotAllowedToWork(Reason.NOT_IN_POD_OR_ASSIGNED, "not_assigned")
+    return None
+
+
+def check_who(req: ChangeRequest, *, ticket_lookup: TicketLookup | None = None) -> Decision | None:
+    """Refuse a writer who may not make this change here; None when they may.
+
+    ``ticket_lookup`` answers whether a run's ticket is assigned to the agent; by default, the one
+    the Jira link provided at start-up (``ports.provide_ticket_lookup``).
+    """
     writer, store = req.writer, req.store
     if writer.is_person:
         return _check_person(req)
     agent = writer.agent
     if agent is None or not agent.active:
         return refuse(Reason.NOT_A_HOSTED_AGENT, "Only active hosted agents may change memory.")
-    if req.operation in PEOPLE_OPERATIONS or req.operation.startswith("set_aside"):
+    if req.operation in PEOPLE_OPERATIONS:
         return refuse(Reason.PEOPLE_ONLY, f"Only people may {req.operation.replace('_', ' ')} memories, in the console.")
     if store.kind in (StoreKind.PRACTICE, StoreKind.TOOLSET, StoreKind.SHARED):
         return refuse(
@@ -40,38 +82,29 @@ def check_who(req: ChangeRequest) -> Decision | None:
         return None
     # A project store: a pod covering the project, or the run's ticket assigned to this agent in Jira.
     project = store.project
-    if agent_in_pod_for(agent, project):
-        return None
     run = writer.run
-    if run is None or run.project_id != project.pk:
-        return refuse(
-            Reason.NOT_IN_POD_OR_ASSIGNED,
-            f"{agent.name} is in no pod covering {project.key} and is not writing in a run on one of its tickets.",
+    ticket_key = run.ticket_key if run is not None and run.project_id == project.pk else None
+    lookup = ticket_lookup if ticket_lookup is not None else ports.ticket_lookup()
+    refusal = pod_or_assigned(agent, project, ticket_key, lookup)
+    if refusal is None:
+        return None
+    if refusal.why == "no_ticket":
+        message = (
+            f"{agent.name} is in no pod covering {project.key} and is not writing in a run on one of its tickets."
         )
-    from jira_link.services import JiraUnavailable, ticket_lookup
-
-    try:
-        issue = ticket_lookup(run.ticket_key)
-    except JiraUnavailable as exc:
-        return refuse(
-            Reason.JIRA_UNAVAILABLE,
-            f"Jira could not confirm that {run.ticket_key} is assigned to {agent.name} ({exc}); "
-            "the change was not saved. Try again shortly.",
+    elif refusal.why == "jira_unavailable":
+        message = (
+            f"Jira could not confirm that {ticket_key} is assigned to {agent.name} ({refusal.detail}); "
+            "the change was not saved. Try again shortly."
         )
-    if issue is not None and issue.project_key.upper() != project.key.upper():
-        # Jira answers an old key with the issue as it is now: moved, it is no longer this project's ticket.
-        return refuse(
-            Reason.NOT_IN_POD_OR_ASSIGNED,
-            f"Jira says {run.ticket_key} is now in {issue.project_key}, not {project.key}, and no pod of "
-            f"{agent.name}'s covers {project.key}.",
+    elif refusal.why == "moved":
+        message = (
+            f"Jira says {ticket_key} is now in {refusal.detail}, not {project.key}, and no pod of "
+            f"{agent.name}'s covers {project.key}."
         )
-    assignee = None if issue is None else issue.assignee_account_id
-    if not agent.jira_account_id or assignee != agent.jira_account_id:
-        return refuse(
-            Reason.NOT_IN_POD_OR_ASSIGNED,
-            f"Jira says {run.ticket_key} is not assigned to {agent.name}, and no pod of its covers {project.key}.",
-        )
-    return None
+    else:
+        message = f"Jira says {ticket_key} is not assigned to {agent.name}, and no pod of its covers {project.key}."
+    return refuse(refusal.code, message)
 
 
 def _check_person(req: ChangeRequest) -> Decision | None:
@@ -80,7 +113,7 @@ def _check_person(req: ChangeRequest) -> Decision | None:
         return refuse(Reason.NOT_A_HOSTED_AGENT, "This account is not active.")
     if writer.is_admin:
         return None
-    if req.operation in CONTACT_OPERATIONS and is_escalation_contact(writer.user, req.store.project):
+    if req.operation in CONTACT_OPERATIONS and person_manages_store(writer.user, req.store):
         return None
     return refuse(
         Reason.NOT_A_HOSTED_AGENT,

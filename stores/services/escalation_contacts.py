@@ -1,7 +1,8 @@
 """Naming and removing a project's escalation contacts.
 
-The m2m_changed signal on JiraProject.escalation_contacts calls grants.escalation_contacts_sync,
-so the person's permission on the project store follows at once, from this door as from the admin.
+Each change calls ``grants.escalation_contacts_sync`` in the same transaction, so the person's
+permission on the project store follows at once; the admin's project page calls that same service
+after saving the contacts (``JiraProjectAdmin.save_related``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from django.db import transaction
 from stores.errors import InvalidRequest
 from stores.models import JiraProject
 
+from .grants import escalation_contacts_sync
 from .registry import person_get, project_get
 
 
@@ -24,6 +26,7 @@ def escalation_contact_add(*, key: str, username: str) -> tuple[JiraProject, Any
     if not user.is_active:
         raise InvalidRequest(f"The account '{user.get_username()}' is not active; activate it first.")
     project.escalation_contacts.add(user)
+    escalation_contacts_sync(project)
     return project, user
 
 
@@ -33,4 +36,5 @@ def escalation_contact_remove(*, key: str, username: str) -> tuple[JiraProject, 
     project = project_get(key)
     user = person_get(username)
     project.escalation_contacts.remove(user)
+    escalation_contacts_sync(project)
     return project, user

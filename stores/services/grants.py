@@ -1,13 +1,17 @@
-"""People's per-store permissions (django-guardian), derived from a project's escalation contacts."""
+"""People's per-store permissions (django-guardian), derived from a project's escalation contacts.
+
+``escalation_contacts_sync`` is the one writer of these grants; ``stores.access`` is their one reader.
+Every door that changes a project's contacts calls it: the contact services (the commands), the
+admin's project page (``save_related``) and the demo seed.
+"""
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from guardian.shortcuts import assign_perm, get_users_with_perms, remove_perm
 
+from stores.access import MANAGE_PERM as PERM
 from stores.models import JiraProject, Store
-
-PERM = "manage_store_memories"
 
 
 def escalation_contacts_sync(project: JiraProject) -> None:

@@ -2,53 +2,56 @@
 
 Each function locks the store row, asks the console's checks (one pipeline, every door),
 writes one version with its actor, operation and reason, and returns the memory. A refusal
-changes nothing in the store; it is recorded after the rollback and raised to the caller.
+changes nothing in the store; it is recorded after the rollback (by the outermost boundary,
+``refusals.recording_refusals``) and raised to the caller.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from stores.console_checks.detectors.secrets import redact
 from stores.console_checks.pipeline import decide
+from stores.console_checks.reasons import Reason
 from stores.console_checks.request import ChangeRequest, Writer
 from stores.errors import InvalidRequest, NotFound, PathConflict, Refused
 from stores.ids import new_version_id
 from stores.models import Memory, Store
+from stores.operations import VERSION_OPERATION, Operation, VersionOperation
 from stores.paths import segments_of
+from stores.restore_window import is_restorable
 
 from .content import first_line_of, sha256_hex
-from .refusals import refusal_record, set_aside_record
+from .refusals import recording_refusals
 from .search import search_index_memory
-
-T = TypeVar("T")
-
-
-def _recording_refusals(fn: Callable[[], T]) -> T:
-    """Run ``fn`` atomically; on a refusal, roll back, then record it (and any set-aside text)."""
-    try:
-        with transaction.atomic():
-            return fn()
-    except Refused as refused:
-        if refused.set_aside is not None:
-            set_aside_record(refused.set_aside)
-        refusal_record(refused)
-        raise
+from .version_hooks import VersionWritten, version_written
 
 
-def _lock(store: Store) -> Store:
+def snapshot_cache_key(store_id: int) -> str:
+    """The cache key of a store's snapshot (a run checkout may hold one for a few seconds)."""
+    return f"store-snapshot:{store_id}"
+
+
+def lock_store(store: Store) -> Store:
+    """The store's row, locked for this transaction: every change to a store's memories takes it first.
+
+    ``FOR NO KEY UPDATE``, so rows that only reference the store (a refusal, a set-aside) can still
+    be inserted by others meanwhile.
+    """
     return Store.objects.select_for_update(no_key=True).get(pk=store.pk)
 
 
-def _check(req: ChangeRequest, set_aside: dict[str, Any] | None = None) -> None:
+def check_change(req: ChangeRequest, set_aside: dict[str, Any] | None = None) -> None:
+    """Ask the console's checks; raise Refused if they refuse (with the losing text of a stale base)."""
     decision = decide(req)
     if not decision.allowed:
-        keep = set_aside if decision.code == "stale_base" else None
+        keep = set_aside if decision.code == Reason.STALE_BASE else None
         raise Refused(decision, req, set_aside=keep)
 
 
@@ -56,7 +59,7 @@ def _require_writable(store: Store) -> None:
     if store.archived_at is not None:
         raise InvalidRequest(
             f"The store '{store.name}' is archived: its memories can be read and deleted, not created or changed.",
-            code="store_archived",
+            code=Reason.STORE_ARCHIVED,
         )
 
 
@@ -80,30 +83,54 @@ def _path_conflict(store: Store, path: str, *, exclude_pk: int | None = None) ->
     return live.filter(_conflict_q(path)).order_by("path").first()
 
 
-def _raise_conflict(conflict: Memory, path: str) -> None:
+def _raise_conflict(conflict: Memory, path: str, *, set_aside: dict[str, Any] | None = None) -> None:
     if conflict.path == path:
         message = f"A memory already exists at {path}; update it by id instead of creating it again."
     elif path.startswith(conflict.path + "/"):
         message = f"{conflict.path} is a memory, so {path} cannot be placed below it."
     else:
         message = f"{path} is a folder holding {conflict.path}; a file and a folder cannot share a name."
-    raise PathConflict(
+    error = PathConflict(
         message,
         extra={"conflicting_path": conflict.path, "conflicting_memory_id": conflict.public_id},
     )
+    error.set_aside = set_aside
+    raise error
+
+
+def _lost_create(conflict: Memory, path: str, content: str, writer: Writer) -> dict[str, Any] | None:
+    """What a create that lost ``path`` to ``conflict`` keeps aside against it; None if nothing is lost.
+
+    Whether the other memory was created a moment before (a race) or long ago (the writer did not
+    look), the text is kept, so no text is dropped by a 409. It has no common ancestor with the
+    memory it lost to: its base is empty. A resend of a create that did go through (its answer was
+    lost) finds its own text saved and keeps nothing.
+    """
+    if conflict.path == path and conflict.content == content:
+        return None
+    return {
+        "memory_pk": conflict.pk,
+        "path": path,
+        "text": content,
+        "base_sha256": "",
+        "base_version_id": "",
+        "lost_to_version_id": conflict.head_version_id,
+        "writer_key": writer.key,
+        "actor": writer.actor,
+    }
 
 
 def _safe_reason(reason: str) -> str:
     """A person's reason, with any secret pasted into it replaced (it is kept with the version)."""
     if not reason:
         return ""
-    from stores.console_checks.detectors.secrets import redact
-
     return redact(reason)
 
 
-def _save_version(memory: Memory, store: Store, writer: Writer, operation: str, reason: str = "") -> None:
-    """Advance the store's change number and save the memory, which writes one version row."""
+def _save_version(memory: Memory, store: Store, writer: Writer, change: str, reason: str = "") -> None:
+    """Advance the store's change number and save the memory, which writes one version row (its
+    operation the one ``change`` writes, ``VERSION_OPERATION``)."""
+    operation = VERSION_OPERATION[change]
     store.change_seq += 1
     Store.objects.filter(pk=store.pk).update(change_seq=store.change_seq)
     memory.change_seq = store.change_seq
@@ -119,10 +146,7 @@ def _save_version(memory: Memory, store: Store, writer: Writer, operation: str, 
     memory.save()
     # The search index follows every version in the same transaction, so it never lags a write.
     search_index_memory(memory, writer_name=writer.name, run_public_id=writer.run.public_id if writer.run else "")
-    if writer.run is not None:
-        from runs.services import run_note_write
-
-        run_note_write(writer.run, memory.head_version_id)
+    version_written(VersionWritten(memory, store, writer, operation, memory.head_version_id))
 
 
 def _get_live(store: Store, memory_id: str, *, for_update: bool = True) -> Memory:
@@ -137,24 +161,25 @@ def memory_create(*, writer: Writer, store: Store, path: Any, content: Any, reas
     """Create a memory at a new path. Never overwrites: a taken path is a 409 conflict."""
 
     def work() -> Memory:
-        locked = _lock(store)
+        locked = lock_store(store)
         _require_writable(locked)
         _require_content(content)
         if not isinstance(path, str):
             raise InvalidRequest("`path` must be a string such as /conventions/naming.md.")
-        _check(ChangeRequest(writer=writer, store=locked, operation="create", path=path, content=content))
+        check_change(ChangeRequest(writer=writer, store=locked, operation=Operation.CREATE, path=path, content=content))
         # One round trip for both the path conflict and the per-store cap.
         counts = Memory.objects.filter(store=locked, deleted_at__isnull=True).aggregate(
             live=Count("id"), conflicts=Count("id", filter=_conflict_q(path))
         )
         if counts["conflicts"]:
-            _raise_conflict(_path_conflict(locked, path), path)
+            conflict = _path_conflict(locked, path)
+            _raise_conflict(conflict, path, set_aside=_lost_create(conflict, path, content, writer))
         limit = settings.MEMORY_STORE_MAX_MEMORIES
         if counts["live"] >= limit:
             raise InvalidRequest(
                 f"The store '{locked.name}' already holds {limit} memories, its limit. "
                 "Fold related notes together or delete stale ones first.",
-                code="store_full",
+                code=Reason.STORE_FULL,
             )
         now = timezone.now()
         memory = Memory(
@@ -167,10 +192,10 @@ def memory_create(*, writer: Writer, store: Store, path: Any, content: Any, reas
             created_at=now,
             updated_at=now,
         )
-        _save_version(memory, locked, writer, "created", reason)
+        _save_version(memory, locked, writer, Operation.CREATE, reason)
         return memory
 
-    return _recording_refusals(work)
+    return recording_refusals(work)
 
 
 def memory_update(
@@ -182,7 +207,7 @@ def memory_update(
     path: Any = None,
     base_sha256: str | None = None,
     reason: str = "",
-    operation: str = "update",
+    operation: str = Operation.UPDATE,
 ) -> tuple[Memory, bool]:
     """Change a memory's content and/or path. Returns the memory and whether a version was written.
 
@@ -194,7 +219,7 @@ def memory_update(
         raise InvalidRequest("Send `content`, `path` or both: an update needs something to change.")
 
     def work() -> tuple[Memory, bool]:
-        locked = _lock(store)
+        locked = lock_store(store)
         memory = _get_live(locked, memory_id)
         _require_writable(locked)
         if content is not None:
@@ -224,7 +249,7 @@ def memory_update(
                 "writer_key": writer.key,
                 "actor": writer.actor,
             }
-        _check(req, set_aside)
+        check_change(req, set_aside)
         changed_content = content is not None and content != memory.content
         changed_path = new_path is not None and new_path != memory.path
         if not changed_content and not changed_path:
@@ -232,7 +257,20 @@ def memory_update(
         if changed_path:
             conflict = _path_conflict(locked, new_path, exclude_pk=memory.pk)
             if conflict is not None:
-                _raise_conflict(conflict, new_path)
+                # The new text was meant for this memory: kept aside against it, written on its saved copy.
+                kept = None
+                if changed_content:
+                    kept = {
+                        "memory_pk": memory.pk,
+                        "path": new_path,
+                        "text": content,
+                        "base_sha256": memory.content_sha256,
+                        "base_version_id": memory.head_version_id,
+                        "lost_to_version_id": memory.head_version_id,
+                        "writer_key": writer.key,
+                        "actor": writer.actor,
+                    }
+                _raise_conflict(conflict, new_path, set_aside=kept)
             memory.path = new_path
         if changed_content:
             memory.content = content
@@ -240,15 +278,15 @@ def memory_update(
             memory.size_bytes = len(content.encode("utf-8"))
             memory.first_line = first_line_of(content)
         memory.updated_at = timezone.now()
-        _save_version(memory, locked, writer, "modified", reason)
+        _save_version(memory, locked, writer, operation, reason)
         return memory, True
 
-    return _recording_refusals(work)
+    return recording_refusals(work)
 
 
 def _version_with_sha(memory: Memory, sha: str) -> str:
     version = (
-        memory.history.filter(content_sha256=sha).exclude(operation="deleted").order_by("-history_id").first()
+        memory.history.filter(content_sha256=sha).exclude(operation=VersionOperation.DELETED).order_by("-history_id").first()
     )
     return version.version_id if version else ""
 
@@ -259,13 +297,13 @@ def memory_delete(
     """Delete a memory at once. The row stays (for restore within 30 days); the delete is a version."""
 
     def work() -> Memory:
-        locked = _lock(store)
+        locked = lock_store(store)
         memory = _get_live(locked, memory_id)
-        _check(
+        check_change(
             ChangeRequest(
                 writer=writer,
                 store=locked,
-                operation="delete",
+                operation=Operation.DELETE,
                 old_path=memory.path,
                 base_sha256=expected_sha256,
                 current=memory,
@@ -277,19 +315,18 @@ def memory_delete(
         memory.deleted_by_person = writer.is_person
         memory.delete_reason = _safe_reason(reason)
         memory.updated_at = now
-        _save_version(memory, locked, writer, "deleted", reason)
+        _save_version(memory, locked, writer, Operation.DELETE, reason)
         return memory
 
-    result = _recording_refusals(work)
+    result = recording_refusals(work)
     _after_commit_forget(result)
     return result
 
 
 def _after_commit_forget(memory: Memory) -> None:
     """Drop any cached copy of the store's listing so readers stop seeing the memory at once."""
-    from django.core.cache import cache
-
-    transaction.on_commit(lambda: cache.delete(f"store-snapshot:{memory.store_id}"))
+    key = snapshot_cache_key(memory.store_id)
+    transaction.on_commit(lambda: cache.delete(key))
 
 
 def deleted_memory(store: Store, memory_id: str) -> Memory:
@@ -307,7 +344,7 @@ def memory_restore(*, writer: Writer, store: Store, memory_id: str, reason: str 
     """
 
     def work() -> Memory:
-        locked = _lock(store)
+        locked = lock_store(store)
         memory = Memory.objects.select_for_update(no_key=True).filter(
             store=locked, public_id=memory_id, deleted_at__isnull=False
         ).first()
@@ -315,17 +352,16 @@ def memory_restore(*, writer: Writer, store: Store, memory_id: str, reason: str 
             raise NotFound(f"No deleted memory {memory_id} in store {locked.public_id}.")
         if memory.redacted_at is not None:
             raise InvalidRequest("This memory was redacted: its text is gone and it cannot be restored.",
-                                 code="memory_redacted")
-        window = timezone.now() - timezone.timedelta(days=settings.RECENTLY_DELETED_DAYS)
-        if memory.deleted_at < window:
+                                 code=Reason.MEMORY_REDACTED)
+        if not is_restorable(memory):
             raise InvalidRequest(
                 f"This memory was deleted more than {settings.RECENTLY_DELETED_DAYS} days ago and can no longer be restored.",
-                code="restore_window_passed",
+                code=Reason.RESTORE_WINDOW_PASSED,
             )
         _require_writable(locked)
-        _check(
+        check_change(
             ChangeRequest(
-                writer=writer, store=locked, operation="restore", path=memory.path, content=memory.content,
+                writer=writer, store=locked, operation=Operation.RESTORE, path=memory.path, content=memory.content,
             )
         )
         conflict = _path_conflict(locked, memory.path, exclude_pk=memory.pk)
@@ -334,7 +370,7 @@ def memory_restore(*, writer: Writer, store: Store, memory_id: str, reason: str 
                 f"Restore refused: {conflict.path} ({conflict.public_id}) now exists "
                 f"{'at the same path' if conflict.path == memory.path else 'in the way of ' + memory.path}. "
                 "Delete that memory first (or have its writer rename it), then restore this one.",
-                code="path_taken",
+                code=Reason.PATH_TAKEN,
                 extra={"conflicting_path": conflict.path, "conflicting_memory_id": conflict.public_id},
             )
         now = timezone.now()
@@ -343,7 +379,7 @@ def memory_restore(*, writer: Writer, store: Store, memory_id: str, reason: str 
         memory.deleted_by_person = False
         memory.delete_reason = ""
         memory.updated_at = now
-        _save_version(memory, locked, writer, "created", reason or "restored")
+        _save_version(memory, locked, writer, Operation.RESTORE, reason or "restored")
         return memory
 
-    return _recording_refusals(work)
+    return recording_refusals(work)

@@ -1,99 +1,260 @@
-"""Redaction: removing text for good. These functions bypass history on purpose (QuerySet.update)."""
+"""Redaction: removing a memory's text for good, from every copy the console keeps.
+
+``REACH`` is the one list of those copies: each entry names where memory text (or a hash of it)
+lives and the function that blanks it, and ``memory_redact_all_versions`` calls them all, in
+order, inside its transaction. A test compares this list with every text column of every model,
+so a new model that holds memory text (a search index, review proposals, promotion drafts) fails
+it until it is added here. The functions bypass history on purpose (QuerySet.update).
+
+After the redaction commits, the tables it touched get a plain ``VACUUM`` as a follow-up job
+through the outbox, so the dead row versions holding the old text go from the tables' pages soon
+rather than whenever autovacuum comes by; the redaction never waits on it.
+"""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
 
-from django.db import transaction
+from django.apps import apps
+from django.core.cache import cache
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db.models import Q
 from django.utils import timezone
 
+from schedule.outbox import enqueue_on_commit
+from stores.console_checks.reasons import Reason
 from stores.console_checks.request import ChangeRequest, Writer
 from stores.console_checks.when import PATH_FINGERPRINT_KEY, path_fingerprint
 from stores.errors import InvalidRequest, NotFound
-from stores.models import Memory, SetAside, Store
+from stores.models import Memory, Refusal, SetAside, SetAsideStatus, Store
+from stores.operations import Operation
 
-from .memories import _check, _lock, _recording_refusals, _safe_reason
+from .content import keyed_fingerprint
+from .memories import _safe_reason, check_change, lock_store, snapshot_cache_key
+from .refusals import recording_refusals
 from .search import search_index_purge_memory
+from .stores import require_console_admin
 
 logger = logging.getLogger(__name__)
 
+REDACTED_QUOTE = "[REDACTED:memory]"
 REDACTED_VERSION_FIELDS = {
     "content": "", "path": "", "content_sha256": "", "size_bytes": 0, "first_line": "", "delete_reason": "",
 }
+# The purposes of the keyed fingerprints a redacted set-aside keeps in place of its hashes: the
+# row stays unique (one per writer, memory, base and text) without a hash that confirms a guess.
+SET_ASIDE_TEXT_FINGERPRINT = "set-aside-text"
+SET_ASIDE_BASE_FINGERPRINT = "set-aside-base"
+VACUUM_TASK = "stores.tasks.vacuum_after_redaction_task"
 
 
-def _redact_hooks():
-    """Other apps' holders of memory text (run records, caches) register here to be scrubbed too."""
-    from stores.services import redaction_hooks
+@dataclass
+class Redaction:
+    """One redaction under way: the memory (read before anything was blanked) and all its texts."""
 
-    return redaction_hooks.HOOKS
+    memory: Memory
+    store: Store
+    writer: Writer
+    now: datetime
+    texts: list[str] = field(default_factory=list)
+    reason: str = ""  # the person's reason, kept with the redaction
+
+
+@dataclass(frozen=True)
+class Reach:
+    """One place the console keeps copies of memory text, and the call that blanks them.
+
+    ``holder`` is a model label ("stores.Memory") or, for what is not a table, a name of its own
+    ("cache:..."); ``fields`` are the holder's columns that carry memory text or a hash of it.
+    """
+
+    holder: str
+    fields: tuple[str, ...]
+    scrub: Callable[[Redaction], Any]
+
+    @property
+    def table(self) -> str | None:
+        """The database table of a model holder (None for a cache)."""
+        if self.holder.startswith("cache:"):
+            return None
+        return apps.get_model(self.holder)._meta.db_table
+
+
+def _blank_versions(r: Redaction) -> None:
+    """Every version row: text, path, hash, first line, deletion reason and change reason."""
+    r.memory.history.update(
+        **REDACTED_VERSION_FIELDS, version_redacted_at=r.now, version_redacted_by=r.writer.actor,
+        history_change_reason=None,
+    )
+
+
+def _blank_memory_row(r: Redaction) -> None:
+    """The memory row itself; who redacted it and when stay on record."""
+    redacted_by = dict(r.writer.actor)
+    if r.reason:
+        redacted_by["reason"] = _reason_without_quotes(r.reason, r.texts)
+    if r.memory.deleted_by_person:
+        # Only a keyed fingerprint of the path stays, so runs that started before the delete still
+        # cannot bring the memory back (the when-check); the path itself is gone.
+        redacted_by[PATH_FINGERPRINT_KEY] = path_fingerprint(r.store.pk, r.memory.path)
+    Memory.objects.filter(pk=r.memory.pk).update(
+        content="", path="", first_line="", content_sha256="", size_bytes=0, redacted_at=r.now,
+        redacted_by=redacted_by, delete_reason="",
+    )
+
+
+def _reason_without_quotes(reason: str, texts: list[str]) -> str:
+    """The reason, its secrets and any quote of the redacted texts (whole, or one of their lines)
+    replaced: it stays on record after the text is gone."""
+    why = _safe_reason(reason)
+    quotes = set(texts) | {line.strip() for text in texts for line in text.splitlines()}
+    for text in sorted((t for t in quotes if len(t) >= 8), key=len, reverse=True):
+        why = why.replace(text, REDACTED_QUOTE)
+    return why
+
+
+def _purge_search_index(r: Redaction) -> None:
+    """The full-text search index: its entry row and the database's own index (FTS5 on SQLite)."""
+    search_index_purge_memory(r.memory)
+
+
+def _blank_set_asides(r: Redaction) -> None:
+    """The texts kept aside against the memory (lost updates and lost creates alike).
+
+    Their hashes become keyed fingerprints: an unkeyed SHA-256 of a short text confirms a guess.
+    """
+    for pk, text_sha, base_sha in SetAside.objects.filter(memory=r.memory).values_list(
+        "pk", "text_sha256", "base_sha256"
+    ):
+        SetAside.objects.filter(pk=pk).update(
+            text="", path="", status=SetAsideStatus.DISMISSED,
+            text_sha256=keyed_fingerprint(SET_ASIDE_TEXT_FINGERPRINT, text_sha),
+            base_sha256=keyed_fingerprint(SET_ASIDE_BASE_FINGERPRINT, base_sha),
+        )
+
+
+def _scrub_refusals(r: Redaction) -> None:
+    """Refusal rows in the memory's store whose path or message quotes one of the texts.
+
+    Refusals never hold the refused text (only a keyed fingerprint of it), but they keep the path
+    the change aimed at, and the message often names it; both go.
+    """
+    quoted = [t for t in r.texts if t]
+    if not quoted:
+        return
+    match = Q(path__in=quoted)
+    for text in quoted:
+        if len(text) <= 1024:  # a path, or a short note that a message could quote whole
+            match |= Q(message__contains=text)
+    for refusal in Refusal.objects.filter(match, store_id=r.memory.store_id):
+        message = refusal.message
+        for text in sorted(quoted, key=len, reverse=True):
+            message = message.replace(text, REDACTED_QUOTE)
+        # The path joins a unique key (store, writer, path, fingerprint, code), so a blanked path
+        # keeps the row's own number to stay unique.
+        path = f"{REDACTED_QUOTE}#{refusal.pk}" if refusal.path in quoted else refusal.path
+        Refusal.objects.filter(pk=refusal.pk).update(path=path, message=message)
+
+
+# Run records live in the runs app, which sits above this one: it hands its scrubber in from its
+# AppConfig.ready(), so this list stays the one place that names every copy.
+_run_record_scrubbers: list[Callable[..., Any]] = []
+
+
+def register_run_record_scrubber(scrub: Callable[..., Any]) -> None:
+    """Called once by the runs app: ``scrub(memory=..., texts=...)`` blanks quotes in run records."""
+    if scrub not in _run_record_scrubbers:
+        _run_record_scrubbers.append(scrub)
+
+
+def _scrub_run_records(r: Redaction) -> None:
+    """Quotes of the texts in the run records of runs that could have read the memory."""
+    for scrub in _run_record_scrubbers:
+        scrub(memory=r.memory, texts=r.texts)
+
+
+def _forget_cached_snapshot(r: Redaction) -> None:
+    """The store's cached snapshot, now and again after commit, so no reader rebuilds it from a
+    transaction that has not yet seen the redaction."""
+    key = snapshot_cache_key(r.memory.store_id)
+    cache.delete(key)
+    transaction.on_commit(lambda: cache.delete(key))
+
+
+# Every copy of memory text the console keeps, in the order a redaction blanks them.
+REACH: tuple[Reach, ...] = (
+    Reach(
+        "stores.HistoricalMemory",
+        ("path", "content", "content_sha256", "first_line", "delete_reason", "history_change_reason"),
+        _blank_versions,
+    ),
+    Reach("stores.Memory", ("path", "content", "content_sha256", "first_line", "delete_reason"), _blank_memory_row),
+    Reach("stores.SetAside", ("path", "text", "text_sha256", "base_sha256"), _blank_set_asides),
+    Reach("stores.Refusal", ("path", "message"), _scrub_refusals),
+    Reach("stores.SearchEntry", ("path", "body"), _purge_search_index),
+    Reach("runs.RunRecord", ("transcript", "events"), _scrub_run_records),
+    Reach("cache:store-snapshot", (), _forget_cached_snapshot),
+)
+
+
+def reach_tables() -> list[str]:
+    """The tables a redaction writes to, which its follow-up VACUUM covers."""
+    return sorted({reach.table for reach in REACH if reach.table})
+
+
+def _texts_of(memory: Memory) -> list[str]:
+    """Every text the console holds of this memory, gathered before anything is blanked, so the
+    scrubbers can find quotes of any of them (old paths after renames included)."""
+    texts = {memory.content, memory.path, memory.delete_reason}
+    for content, path, reason in memory.history.values_list("content", "path", "delete_reason"):
+        texts |= {content, path, reason}
+    texts |= set(SetAside.objects.filter(memory=memory).values_list("text", flat=True))
+    texts |= set(SetAside.objects.filter(memory=memory).values_list("path", flat=True))
+    return [t for t in texts if t]
 
 
 def memory_redact_all_versions(*, writer: Writer, store: Store, memory_id: str, reason: str = "") -> Memory:
-    """Remove the text and path of every stored version of a deleted memory, for good.
+    """Remove the text and path of every stored copy of a deleted memory, for good.
 
-    Bypasses history: the version rows are blanked in place with QuerySet.update, and so are
-    the memory row and its set-aside texts. Who redacted, when and why stays on record.
+    Calls every entry of ``REACH`` in its transaction, then asks for a VACUUM of the tables it
+    touched once it has committed. Who redacted, when and why (``reason``, never quoting the
+    text) stays on record. Repeating it changes nothing.
     """
 
     def work() -> Memory:
-        locked = _lock(store)
+        locked = lock_store(store)
         memory = Memory.objects.select_for_update(no_key=True).filter(store=locked, public_id=memory_id).first()
         if memory is None:
             raise NotFound(f"No memory {memory_id} in store {locked.public_id}.")
         if memory.deleted_at is None:
             raise InvalidRequest(
                 "Delete the memory first, then choose Redact all versions under Recently deleted.",
-                code="memory_not_deleted",
+                code=Reason.MEMORY_NOT_DELETED,
             )
-        _check(ChangeRequest(writer=writer, store=locked, operation="redact", old_path=memory.path, current=memory))
+        check_change(
+            ChangeRequest(writer=writer, store=locked, operation=Operation.REDACT, old_path=memory.path, current=memory)
+        )
         if memory.redacted_at is not None:
             return memory
-        # Every text the console holds of this memory, gathered before anything is blanked, so
-        # the hooks can scrub quotes of any of them (old paths after renames included).
-        texts = {memory.content, memory.path, memory.delete_reason}
-        for content, path, delete_reason in memory.history.values_list("content", "path", "delete_reason"):
-            texts |= {content, path, delete_reason}
-        texts |= set(SetAside.objects.filter(memory=memory).values_list("text", flat=True))
-        now = timezone.now()
-        memory.history.update(
-            **REDACTED_VERSION_FIELDS, version_redacted_at=now, version_redacted_by=writer.actor,
-            history_change_reason=None,
-        )
-        redacted_by = dict(writer.actor)
-        if reason:
-            # The reason stays on record, so it must not quote what is being redacted (whole or a line).
-            why = _safe_reason(reason)
-            quotes = texts | {line.strip() for text in texts for line in text.splitlines()}
-            for text in sorted((t for t in quotes if len(t) >= 8), key=len, reverse=True):
-                why = why.replace(text, "[REDACTED:memory]")
-            redacted_by["reason"] = why
-        if memory.deleted_by_person:
-            # Only a keyed fingerprint of the path stays, so runs that started before the delete still
-            # cannot bring the memory back (the when-check); the path itself is gone.
-            redacted_by[PATH_FINGERPRINT_KEY] = path_fingerprint(locked.pk, memory.path)
-        Memory.objects.filter(pk=memory.pk).update(
-            content="", path="", first_line="", content_sha256="", size_bytes=0, redacted_at=now,
-            redacted_by=redacted_by, delete_reason="",
-        )
-        SetAside.objects.filter(memory=memory).update(text="", path="", status="dismissed")
-        # The full-text index holds the text and path too (its entry row and the database's index).
-        search_index_purge_memory(memory)
-        for hook in _redact_hooks():
-            hook(memory=memory, texts=[t for t in texts if t])
+        redaction = Redaction(memory=memory, store=locked, writer=writer, now=timezone.now(), texts=_texts_of(memory),
+                              reason=reason)
+        for reach in REACH:
+            reach.scrub(redaction)
+        enqueue_on_commit(VACUUM_TASK, {"tables": reach_tables()})
         logger.info("redacted all versions of memory %s in store %s", memory.public_id, locked.public_id)
         memory.refresh_from_db()
         return memory
 
-    return _recording_refusals(work)
+    return recording_refusals(work)
 
 
 def version_redact(*, writer: Writer, store: Store, version_id: str):
     """Blank one version's text and path (admins, through the API). Repeating it changes nothing."""
-    if not writer.is_admin:
-        from stores.errors import PermissionDenied
-
-        raise PermissionDenied("Only console admins redact versions.", code="not_a_hosted_agent" if writer.is_person else "people_only")
+    require_console_admin(writer, "Only console admins redact versions.")
     with transaction.atomic():
         version = Memory.history.filter(version_id=version_id, store_id=store.pk).first()
         if version is None:
@@ -102,5 +263,34 @@ def version_redact(*, writer: Writer, store: Store, version_id: str):
             Memory.history.filter(pk=version.pk).update(
                 **REDACTED_VERSION_FIELDS, version_redacted_at=timezone.now(), version_redacted_by=writer.actor
             )
+            enqueue_on_commit(VACUUM_TASK, {"tables": [Memory.history.model._meta.db_table]})
             version.refresh_from_db()
         return version
+
+
+def vacuum_tables(tables: Iterable[str], *, using: str = DEFAULT_DB_ALIAS) -> list[str]:
+    """Run a plain ``VACUUM`` on each of ``tables`` that a redaction touches; returns those vacuumed.
+
+    A plain VACUUM (not FULL) takes no lock that stops readers or writers; it makes the space of
+    dead row versions (the old text) reusable in each table and its TOAST table. It cannot run in
+    a transaction, so it gets a connection of its own, in autocommit, whatever the caller holds.
+    On SQLite nothing is done: VACUUM there rewrites the whole file under an exclusive lock (see
+    the README for what that leaves).
+    """
+    known = set(reach_tables())
+    names = [t for t in dict.fromkeys(tables) if t in known]  # only our own tables, once each
+    if connections[using].vendor != "postgresql" or not names:
+        return []
+    own = connections.create_connection(using)
+    try:
+        own.ensure_connection()
+        own.set_autocommit(True)
+        with own.cursor() as cursor:
+            for name in names:
+                # INDEX_CLEANUP ON: never skip the indexes (PostgreSQL may, when few rows died),
+                # whose entries of a path would otherwise stay.
+                cursor.execute(f"VACUUM (INDEX_CLEANUP ON) {own.ops.quote_name(name)}")
+    finally:
+        own.close()
+    logger.info("vacuumed %s after a redaction", ", ".join(names))
+    return names

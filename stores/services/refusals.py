@@ -1,17 +1,73 @@
-"""Recording refusals and set-aside texts, once each, after the refused change rolled back."""
+"""Recording refusals and set-aside texts, once each, after the refused change rolled back.
+
+``recording_refusals(work)`` is the boundary every changing service runs its work in. Services
+nest (using a set-aside text updates the memory), so only the outermost boundary records: after
+its own transaction (or savepoint) has rolled back, whatever the caller's transaction depth, and
+once, however many services the refusal passed through on its way out.
+"""
 
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from collections.abc import Callable
+from contextvars import ContextVar
+from typing import Any, TypeVar
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from stores.console_checks.detectors import secrets
-from stores.errors import Refused
+from stores.errors import ConsoleError, Refused
 from stores.models import Memory, Refusal, SetAside
+
+from .content import keyed_fingerprint
+
+T = TypeVar("T")
+
+# The purpose of the keyed fingerprint a refusal keeps of the refused text (for de-duplication only).
+REFUSAL_FINGERPRINT = "refusal-content"
+
+# True while a boundary is open in this thread (or task): an inner boundary leaves the recording to it.
+_boundary_open: ContextVar[bool] = ContextVar("refusal_boundary_open", default=False)
+
+
+def recording_refusals(work: Callable[[], T]) -> T:
+    """Run ``work`` atomically; if it is refused, roll back, then record what it must leave behind.
+
+    What is recorded: the refusal (a checks refusal, once per writer, path, text and code) and the
+    losing text a refusal or a path conflict carries (kept aside once). Only the outermost boundary
+    records, so a service called inside another service's transaction never records a refusal that
+    the outer rollback would erase, and no caller has to catch and re-raise to keep the record.
+    The error leaves with the set-aside's id in ``details``. A caller holding a transaction of its
+    own gets the record inside it (written after the service's savepoint rolled back), so a caller
+    that catches the refusal and commits keeps it; one that lets the refusal roll back its whole
+    transaction undoes the record with everything else it did.
+    """
+    if _boundary_open.get():
+        with transaction.atomic():
+            return work()
+    token = _boundary_open.set(True)
+    try:
+        with transaction.atomic():
+            return work()
+    except ConsoleError as error:
+        _boundary_open.reset(token)
+        token = None
+        record_refused(error)
+        raise
+    finally:
+        if token is not None:
+            _boundary_open.reset(token)
+
+
+def record_refused(error: ConsoleError) -> None:
+    """Keep aside the losing text ``error`` carries and record it if the checks refused it."""
+    if error.set_aside is not None:
+        kept = set_aside_record(error.set_aside)
+        error.details["set_aside_id"] = kept.public_id
+    if isinstance(error, Refused):
+        refusal_record(error)
 
 
 def _storable(text: str) -> str:
@@ -19,23 +75,31 @@ def _storable(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8").replace("\x00", "\\x00")
 
 
+def refusal_fingerprint(content: str | None) -> str:
+    """The keyed fingerprint a refusal keeps of the refused text ("" for a change without text).
+
+    Never an unkeyed hash: a refused text is often a secret, and a hash would confirm a guess of it.
+    """
+    if content is None:
+        return ""
+    try:
+        sha = hashlib.sha256(content.encode("utf-8")).hexdigest()
+    except UnicodeEncodeError:
+        sha = hashlib.sha256(content.encode("utf-8", "surrogatepass")).hexdigest()
+    return keyed_fingerprint(REFUSAL_FINGERPRINT, sha)
+
+
 def refusal_record(refused: Refused) -> Refusal:
-    """Record a refused change: one row per (writer, path, content hash, code); never the text."""
+    """Record a refused change: one row per (writer, path, text fingerprint, code); never the text."""
     req = refused.request
     # A path may hold a lone surrogate (JSON "\udce9"), which no database encodes: keep it escaped.
     # and a path may carry a secret: the record keeps its type in its place, never the value.
     path = _storable(secrets.redact(req.path or req.old_path or ""))
-    content_sha = ""
-    if req.content is not None:
-        try:
-            content_sha = hashlib.sha256(req.content.encode("utf-8")).hexdigest()
-        except UnicodeEncodeError:
-            content_sha = hashlib.sha256(req.content.encode("utf-8", "surrogatepass")).hexdigest()
     key = {
         "store": req.store,
         "writer_key": req.writer.key,
         "path": path[:1100],
-        "content_sha256": content_sha,
+        "content_fingerprint": refusal_fingerprint(req.content),
         "code": refused.code,
     }
     with transaction.atomic():
@@ -57,7 +121,11 @@ def refusal_record(refused: Refused) -> Refusal:
 
 
 def set_aside_record(info: dict[str, Any]) -> SetAside:
-    """Keep aside the losing text of a stale update, once per writer, memory, base and text."""
+    """Keep aside a losing text, once per writer, memory, base and text.
+
+    A stale update's base is the copy it was written on; a lost create has no common ancestor
+    with the memory it lost to, so its base is empty (a later merge of it is two-way).
+    """
     text: str = info["text"]
     text_sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
     memory = Memory.objects.get(pk=info["memory_pk"])

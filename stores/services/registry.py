@@ -3,7 +3,7 @@
 Plain, keyword-only functions that the operator commands (and the admin, and anyone else)
 call. Each validates its input, says what was wrong and how to fix it through the domain
 errors of ``stores.errors``, and makes everything it makes in one transaction, so bad input
-leaves nothing half-made. Stores come with their projects, agents and toolsets (signals).
+leaves nothing half-made. Stores come with their projects, agents and toolsets (``services.stores``).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 
 from stores.errors import Conflict, InvalidRequest, NotFound
 from stores.models import ApiToken, Client, HostedAgent, JiraProject, Pod, Store, StoreKind, Toolset
+from stores.services.stores import store_ensure_for_agent, store_ensure_for_project, store_ensure_for_toolset
 from stores.services.tokens import token_issue_for_agent, token_issue_for_user
 
 # Jira's own rule for project keys: an upper-case letter, then upper-case letters, digits or _.
@@ -168,9 +169,11 @@ def toolset_add(*, name: str) -> Toolset:
         raise Conflict(f"A toolset named '{existing.name}' already exists.")
     try:
         with transaction.atomic():
-            return Toolset.objects.create(name=name)
+            toolset = Toolset.objects.create(name=name)
     except IntegrityError as exc:
         raise Conflict(f"A toolset named '{name}' already exists.") from exc
+    store_ensure_for_toolset(toolset)
+    return toolset
 
 
 def toolset_get(name: str) -> Toolset:
@@ -203,6 +206,7 @@ def project_add(*, key: str, client: str | Client, toolsets: Iterable[str | Tool
             project = JiraProject.objects.create(key=key, client=client_obj)
     except IntegrityError as exc:
         raise Conflict(f"The Jira project {key} is already registered.") from exc
+    store_ensure_for_project(project)
     project.toolsets.set(toolset_objs)
     return project
 
@@ -264,6 +268,7 @@ def agent_add(*, name: str, jira_account_id: str = "") -> tuple[HostedAgent, str
             agent = HostedAgent.objects.create(name=name, jira_account_id=account_id)
     except IntegrityError as exc:
         raise Conflict(f"An agent named '{name}' already exists.") from exc
+    store_ensure_for_agent(agent)
     _, secret = token_issue_for_agent(agent)
     return agent, secret
 

@@ -2,7 +2,7 @@
 
 The index is the table of SearchEntry rows (one per document) and, beside it, the database's
 own full-text index: a generated tsvector column with a GIN index on PostgreSQL, the FTS5 table
-``stores_search_fts`` on SQLite (see migration 0004). The memory services call
+``stores_search_fts`` on SQLite (see migration 0006). The memory services call
 ``search_index_memory`` whenever they write a version, and the redaction service calls
 ``search_index_purge_memory``; nothing else writes the index, and no signal does.
 

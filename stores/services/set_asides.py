@@ -5,16 +5,17 @@ The console pages and the people's API call these same functions, so both doors 
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.utils import timezone
 
 from stores.console_checks.pipeline import decide
+from stores.console_checks.reasons import Reason
 from stores.console_checks.request import ChangeRequest, Writer
 from stores.errors import Conflict, InvalidRequest, NotFound, Refused
 from stores.models import SetAside, SetAsideStatus, Store
+from stores.operations import Operation
 
-from .memories import _lock, memory_update
-from .refusals import refusal_record
+from .memories import lock_store, memory_update
+from .refusals import recording_refusals
 
 
 def _open_set_aside(store: Store, set_aside_id: str) -> SetAside:
@@ -23,7 +24,7 @@ def _open_set_aside(store: Store, set_aside_id: str) -> SetAside:
     The store row is locked first, in the same order as the memory and redaction services, so a
     redaction running at the same moment waits instead of deadlocking.
     """
-    _lock(store)
+    lock_store(store)
     set_aside = (
         SetAside.objects.select_for_update()
         .select_related("memory")
@@ -36,7 +37,7 @@ def _open_set_aside(store: Store, set_aside_id: str) -> SetAside:
         who = (set_aside.resolved_by or {}).get("name", "someone")
         raise Conflict(
             f"This set-aside text was already {set_aside.get_status_display().lower()} by {who}.",
-            code="set_aside_resolved",
+            code=Reason.SET_ASIDE_RESOLVED,
         )
     return set_aside
 
@@ -47,53 +48,46 @@ def set_aside_use(*, writer: Writer, store: Store, set_aside_id: str) -> SetAsid
     Marks the set-aside used, with who, when and the version it became. A refusal by the checks
     is recorded and raised, and nothing else changes: the set-aside stays open.
     """
-    refused: Refused | None = None
-    with transaction.atomic():
+
+    def work() -> SetAside:
         set_aside = _open_set_aside(store, set_aside_id)
         if set_aside.memory.deleted_at is not None:
             raise InvalidRequest(
                 f"{set_aside.path} was deleted; restore it from Recently deleted first, then use this text.",
-                code="memory_deleted",
+                code=Reason.MEMORY_DELETED,
             )
-        try:
-            memory, _changed = memory_update(
-                writer=writer,
-                store=store,
-                memory_id=set_aside.memory.public_id,
-                content=set_aside.text,
-                reason=f"used set-aside text {set_aside.public_id}",
-                operation="set_aside_use",
-            )
-        except Refused as exc:
-            # memory_update recorded the refusal inside this transaction; keep that record by
-            # leaving the block normally and raising afterwards.
-            refused = exc
-        else:
-            set_aside.status = SetAsideStatus.USED
-            set_aside.resolved_by = writer.actor
-            set_aside.resolved_at = timezone.now()
-            set_aside.resolved_version_id = memory.head_version_id
-            set_aside.save(update_fields=["status", "resolved_by", "resolved_at", "resolved_version_id"])
-    if refused is not None:
-        raise refused
-    return set_aside
+        # A refusal rolls this whole transaction back and is recorded once, by the outer boundary.
+        memory, _changed = memory_update(
+            writer=writer,
+            store=store,
+            memory_id=set_aside.memory.public_id,
+            content=set_aside.text,
+            reason=f"used set-aside text {set_aside.public_id}",
+            operation=Operation.SET_ASIDE_USE,
+        )
+        set_aside.status = SetAsideStatus.USED
+        set_aside.resolved_by = writer.actor
+        set_aside.resolved_at = timezone.now()
+        set_aside.resolved_version_id = memory.head_version_id
+        set_aside.save(update_fields=["status", "resolved_by", "resolved_at", "resolved_version_id"])
+        return set_aside
+
+    return recording_refusals(work)
 
 
 def set_aside_dismiss(*, writer: Writer, store: Store, set_aside_id: str) -> SetAside:
     """Dismiss a set-aside text: the saved copy stays as it is; who dismissed it and when is kept."""
-    refused: Refused | None = None
-    with transaction.atomic():
+
+    def work() -> SetAside:
         set_aside = _open_set_aside(store, set_aside_id)
-        request = ChangeRequest(writer=writer, store=store, operation="set_aside_dismiss", old_path=set_aside.path)
+        request = ChangeRequest(writer=writer, store=store, operation=Operation.SET_ASIDE_DISMISS, old_path=set_aside.path)
         decision = decide(request)
-        if decision.allowed:
-            set_aside.status = SetAsideStatus.DISMISSED
-            set_aside.resolved_by = writer.actor
-            set_aside.resolved_at = timezone.now()
-            set_aside.save(update_fields=["status", "resolved_by", "resolved_at"])
-        else:
-            refused = Refused(decision, request)
-            refusal_record(refused)
-    if refused is not None:
-        raise refused
-    return set_aside
+        if not decision.allowed:
+            raise Refused(decision, request)
+        set_aside.status = SetAsideStatus.DISMISSED
+        set_aside.resolved_by = writer.actor
+        set_aside.resolved_at = timezone.now()
+        set_aside.save(update_fields=["status", "resolved_by", "resolved_at"])
+        return set_aside
+
+    return recording_refusals(work)

@@ -1,4 +1,10 @@
-"""Store changes through the API: console admins only. The four kinds are made by the console itself."""
+"""Stores: the four kinds the console makes itself, with what owns them, and shared stores that
+console admins create, change, archive and delete through the API.
+
+A project, an agent and a toolset each get their store when they are made, from every door
+(the registry's services the commands call, the admin, the demo seed): each door calls the
+``store_ensure_for_*`` service here, which makes the store once.
+"""
 
 from __future__ import annotations
 
@@ -8,21 +14,76 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from stores.console_checks.reasons import Reason, refusal_error
 from stores.console_checks.request import Writer
-from stores.errors import InvalidRequest, PermissionDenied
-from stores.models import Store, StoreKind
+from stores.errors import InvalidRequest
+from stores.models import HostedAgent, JiraProject, Store, StoreKind, Toolset
+
+
+def practice_store_ensure() -> Store:
+    """The one practice store; made by a migration and again after every flush."""
+    store = Store.objects.filter(kind=StoreKind.PRACTICE).first()
+    if store is None:
+        store = Store.objects.create(
+            kind=StoreKind.PRACTICE,
+            name="Practice",
+            description="Rittman Analytics patterns and house conventions. Read-only to agents.",
+        )
+    return store
+
+
+def _store_ensure(kind: StoreKind, owner_field: str, owner: Any, name: str, description: str) -> Store:
+    """The store ``owner`` owns, made now (of ``kind``, named and described so) if it has none yet."""
+    return Store.objects.get_or_create(
+        **{owner_field: owner}, defaults={"kind": kind, "name": name, "description": description}
+    )[0]
+
+
+def store_ensure_for_project(project: JiraProject) -> Store:
+    """The project's store, made now if it has none yet (read-write to the agents of its pods)."""
+    return _store_ensure(
+        StoreKind.PROJECT, "project", project, f"Project {project.key}",
+        f"What agents have learned on the Jira project {project.key}.",
+    )
+
+
+def store_ensure_for_agent(agent: HostedAgent) -> Store:
+    """The agent's own store, made now if it has none yet."""
+    return _store_ensure(
+        StoreKind.AGENT, "agent", agent, f"Agent {agent.name}",
+        f"{agent.name}'s own lessons on tools, Wire commands and its role. No client detail.",
+    )
+
+
+def store_ensure_for_toolset(toolset: Toolset) -> Store:
+    """The toolset's store (read-only to agents), made now if it has none yet."""
+    return _store_ensure(
+        StoreKind.TOOLSET, "toolset", toolset, f"Toolset {toolset.name}",
+        f"Lessons true for every client on {toolset.name}. Read-only to agents.",
+    )
+
 
 RESERVED_METADATA_KEYS = frozenset({"kind", "project_key", "agent", "toolset"})
 MAX_METADATA_PAIRS = 16
 
 
-def _require_admin(writer: Writer) -> None:
+def require_console_admin(writer: Writer, message: str) -> None:
+    """Refuse (403) a change only console admins make: managing stores, redacting one version.
+
+    A person who is not an admin is refused as any person's write is (``not_a_hosted_agent``);
+    an agent gets ``people_only``: agents never manage stores, whichever store it is.
+    """
     if not writer.is_admin:
-        raise PermissionDenied(
-            "Only console admins create, change, archive or delete stores.",
-            # As for version redaction: agents never manage stores, whichever store it is.
-            code="not_a_hosted_agent" if writer.is_person else "people_only",
-        )
+        raise refusal_error(message, code=Reason.NOT_A_HOSTED_AGENT if writer.is_person else Reason.PEOPLE_ONLY)
+
+
+def require_store_admin(writer: Writer) -> None:
+    """Refuse (403) anyone but a console admin: only they create, change, archive or delete stores.
+
+    The API asks this before it reads the body, so a caller who may not manage stores hears that
+    first, whatever the body holds.
+    """
+    require_console_admin(writer, "Only console admins create, change, archive or delete stores.")
 
 
 def _require_storable(value: str, field: str) -> None:
@@ -76,7 +137,7 @@ def _patch_metadata(current: dict[str, str], patch: Any) -> dict[str, str]:
 
 def store_create(*, writer: Writer, name: Any, description: Any = "", metadata: Any = None) -> Store:
     """Create a shared store (read-only to agents)."""
-    _require_admin(writer)
+    require_store_admin(writer)
     store = Store(
         kind=StoreKind.SHARED,
         name=_clean_name(name),
@@ -92,11 +153,11 @@ def store_create(*, writer: Writer, name: Any, description: Any = "", metadata: 
 
 def store_update(*, writer: Writer, store: Store, data: dict[str, Any]) -> Store:
     """Patch a store's name, description and metadata (a null field means unchanged)."""
-    _require_admin(writer)
+    require_store_admin(writer)
     with transaction.atomic():
         store = Store.objects.select_for_update(no_key=True).get(pk=store.pk)
         if store.archived_at is not None:
-            raise InvalidRequest("The store is archived; an archived store cannot be changed.", code="store_archived")
+            raise InvalidRequest("The store is archived; an archived store cannot be changed.", code=Reason.STORE_ARCHIVED)
         changed = False
         if data.get("name") is not None:
             name = _clean_name(data["name"])
@@ -118,7 +179,7 @@ def store_update(*, writer: Writer, store: Store, data: dict[str, Any]) -> Store
 
 def store_archive(*, writer: Writer, store: Store) -> Store:
     """Archive a store, once: archiving again returns it unchanged."""
-    _require_admin(writer)
+    require_store_admin(writer)
     with transaction.atomic():
         store = Store.objects.select_for_update(no_key=True).get(pk=store.pk)
         if store.archived_at is None:
@@ -130,11 +191,11 @@ def store_archive(*, writer: Writer, store: Store) -> Store:
 
 def store_delete(*, writer: Writer, store: Store) -> str:
     """Delete a store with every memory and version, for good. Returns its public id."""
-    _require_admin(writer)
+    require_store_admin(writer)
     if store.kind != StoreKind.SHARED:
         raise InvalidRequest(
             f"The {store.kind} store is kept by the console; archive it instead of deleting it.",
-            code="store_kept_by_console",
+            code=Reason.STORE_KEPT_BY_CONSOLE,
         )
     public_id = store.public_id
     store.delete()

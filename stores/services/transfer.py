@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from stores.console_checks.detectors.secrets import redact
 from stores.console_checks.reasons import Reason
 from stores.console_checks.request import Writer
 from stores.console_checks.what_content import MAX_CONTENT_BYTES
@@ -38,15 +39,12 @@ Progress = Callable[[Iterable[Any], int, str], Iterator[Any]]
 # A file far past the content limit is refused without reading it whole.
 READ_LIMIT_BYTES = 4 * MAX_CONTENT_BYTES
 
-NOT_A_REGULAR_FILE = "not_a_regular_file"
-WRITE_FAILED = "write_failed"
-
 _FALLBACK_CODES: tuple[tuple[type[ConsoleError], str], ...] = (
-    (PathConflict, "path_conflict"),
-    (PreconditionFailed, "precondition_failed"),
-    (NotFound, "not_found"),
-    (Conflict, "conflict"),
-    (InvalidRequest, "invalid_request"),
+    (PathConflict, Reason.PATH_CONFLICT),
+    (PreconditionFailed, Reason.PRECONDITION_FAILED),
+    (NotFound, Reason.NOT_FOUND),
+    (Conflict, Reason.CONFLICT),
+    (InvalidRequest, Reason.INVALID_REQUEST),
 )
 
 
@@ -62,9 +60,7 @@ class TransferResult:
 
     def refuse(self, path: str, code: str) -> None:
         # A file named after a secret must not print it back: the report goes to terminals and logs.
-        if code == "secret_detected":
-            from stores.console_checks.detectors.secrets import redact
-
+        if code == Reason.SECRET_DETECTED:
             path = redact(path)
         self.refused.append({"path": path, "error_code": code})
 
@@ -85,7 +81,7 @@ def error_code_of(exc: ConsoleError) -> str:
     for kind, code in _FALLBACK_CODES:
         if isinstance(exc, kind):
             return code
-    return "error"
+    return Reason.ERROR
 
 
 def _no_progress(items: Iterable[T], total: int, label: str) -> Iterator[T]:
@@ -158,7 +154,7 @@ def store_import(
         raise InvalidRequest(f"{root} is not a folder; give the folder of Markdown files to import.")
     if store.archived_at is not None:
         raise InvalidRequest(
-            f"The store '{store.name}' is archived: nothing can be imported into it.", code="store_archived"
+            f"The store '{store.name}' is archived: nothing can be imported into it.", code=Reason.STORE_ARCHIVED
         )
     result = TransferResult(memory_store_id=store.public_id)
     files, hidden_folders = _folder_files(root)
@@ -167,7 +163,7 @@ def store_import(
     for path, file in (progress or _no_progress)(files, len(files), "import"):
         shown = _printable(path)
         if file.is_symlink() or not file.is_file():
-            result.refuse(shown, NOT_A_REGULAR_FILE)
+            result.refuse(shown, Reason.NOT_A_REGULAR_FILE)
             continue
         if shown != path:
             # A file name that is not UTF-8 can be no memory path (and no database text).
@@ -241,13 +237,13 @@ def store_export(
                     continue
                 outcome = "updated"
             elif target.exists() or target.is_symlink():
-                result.refuse(memory.path, WRITE_FAILED)
+                result.refuse(memory.path, Reason.WRITE_FAILED)
                 continue
             else:
                 outcome = "created"
             _write_atomically(target, data)
         except OSError:
-            result.refuse(memory.path, WRITE_FAILED)
+            result.refuse(memory.path, Reason.WRITE_FAILED)
             continue
         setattr(result, outcome, getattr(result, outcome) + 1)
     return result

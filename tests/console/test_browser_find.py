@@ -131,6 +131,7 @@ def test_api_docs_render_under_a_csp_without_inline_script(page, live_server):  
     page.on("console", lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None)
 
     def with_csp(route):
+        # The strictest policy the docs page could be given: no inline script at all.
         response = route.fetch()
         route.fulfill(response=response, headers={**response.headers, "content-security-policy": STRICT_CSP})
 

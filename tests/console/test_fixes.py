@@ -97,6 +97,8 @@ def test_api_docs_use_installed_files_and_no_inline_script(client):
     for path in re.findall(r'(?:src|href)="/static/([^"]+)"', body):
         assert finders.find(path), path  # served from installed packages and the project
     assert 'data-schema-url="/api/schema/"' in body
+    assert "script-src 'self'" in response["Content-Security-Policy"]
+    assert "unsafe-inline" not in response["Content-Security-Policy"].split("script-src", 1)[1].split(";")[0]
     assert client.get("/api/schema/").status_code == 200
 
 

@@ -1524,6 +1524,9 @@ TRICKY_TERMS = [
     ClientTerm("analytics-prod", "dataset", "Zeta Widgets"),
     ClientTerm("Müller & Söhne", "client name", "Müller & Söhne"),
     ClientTerm("bookkeeping", "table", "Zeta Widgets"),  # in the qualified list, but bare: counts only qualified
+    # Two clients with a dataset of the same name (issue 9 s.4).
+    ClientTerm("shared_events", "dataset", "Acme"),
+    ClientTerm("shared_events", "dataset", "Zeta Widgets"),
 ]
 
 CLIENT_NEAR_MISSES = [
@@ -1707,8 +1710,65 @@ def client_cases() -> list[Case]:
         ("Rows land in zw\u00adraw", "zw_raw"), ("Query finance.bookkeeping", "bookkeeping"),
     ]:
         cases.append(Case(text, True, "tricky", note=value))
+    # Names written in ways the registry does not spell them (issue 9 s.4), on generated clients.
+    for i in range(90):
+        name, _detail = rng.choice(clients)
+        how = ["spaced letters", "hyphenated letters", "plural", "plural possessive", "base64"][i % 5]
+        first = name.split()[0]
+        shown = {
+            "spaced letters": " ".join(first.upper()) + " " + " ".join(name.split()[1:]),
+            "hyphenated letters": "-".join(first.lower()) + " " + " ".join(name.split()[1:]),
+            "plural": f"the {name}s",
+            "plural possessive": f"the {name}s' models",
+            "base64": base64.b64encode(f"notes from {name}".encode()).decode().rstrip("="),
+        }[how]
+        sentence = rng.choice(_CLIENT_SENTENCES).format(x=shown)
+        cases.append(Case(sentence, True, f"client name: {how}", note=name))
     cases += [Case(t, False, "legitimate lesson") for t in lessons]
-    cases += [Case(t, False, "near miss") for t in CLIENT_NEAR_MISSES]
+    cases += [Case(t, False, "near miss") for t in CLIENT_NEAR_MISSES + CLIENT_SPELLING_NEAR_MISSES]
+    return cases
+
+
+# Ordinary text that looks like a spelled, plural or encoded name but names no client.
+CLIENT_SPELLING_NEAR_MISSES = [
+    "Grades run A B C D; the dashboard colours them.",
+    "The S-Q-L linter spells out every keyword it flags.",
+    "Version 1.2.3 fixed the merge macro.",
+    "A stems table and a tides view are both fine.",
+    "Base64 of the manifest (bWFuaWZlc3Q) is only a cache key.",
+    "Use the Q W E R T Y layout note for keyboard shortcuts.",
+]
+
+
+@dataclass(frozen=True)
+class ProjectStoreCase:
+    """A note for one client's project store: ``positive`` means it names another client's detail."""
+
+    text: str
+    own_client: str
+    positive: bool
+    kind: str
+
+
+def client_project_cases() -> list[ProjectStoreCase]:
+    """Project-store notes: a client's own detail passes, another client's is refused (issue 9 s.4)."""
+    rng = random.Random(SEED + 7)
+    _terms, clients = _registry()
+    cases: list[ProjectStoreCase] = []
+    for i in range(120):
+        (own, own_detail), (other, other_detail) = rng.sample(clients, 2)
+        kind = ["client name", "project key", "repository", "dataset", "table", "distinctive table"][i % 6]
+        mine, theirs = rng.choice(own_detail[kind]), rng.choice(other_detail[kind])
+        if kind == "project key":
+            mine, theirs = f"{mine}-{rng.randint(1, 999)}", f"{theirs}-{rng.randint(1, 999)}"
+        sentence = rng.choice(_CLIENT_SENTENCES)
+        cases.append(ProjectStoreCase(sentence.format(x=mine), own, False, f"own {kind}"))
+        cases.append(ProjectStoreCase(sentence.format(x=theirs), own, True, f"other client's {kind}"))
+    # Two clients share a dataset name: in either client's project store it is that client's own.
+    shared = ClientTerm("shared_events", "dataset", "")
+    for own in ("Acme", "Zeta Widgets"):
+        cases.append(ProjectStoreCase(f"Query `{shared.term}` with a date filter.", own, False, "shared term"))
+    cases.append(ProjectStoreCase("Query `shared_events` and then zw_raw.", "Acme", True, "shared term + other's"))
     return cases
 
 

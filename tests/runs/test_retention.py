@@ -17,7 +17,7 @@ from runs.retention import (
     purge_run_records,
     retention_days_for,
 )
-from runs.retention_tasks import engagement_closes_task, engagement_purge_task, purge_run_records_task
+from runs.tasks import engagement_closes_task, engagement_purge_task, purge_run_records_task
 from stores.models import Client
 from tests import factories as f
 from tests.schedule.records import EagerTasks, make_records, remaining

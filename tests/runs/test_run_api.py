@@ -101,7 +101,8 @@ def test_an_inactive_agent_cannot_start_a_run(api, world):
     world.agent.active = False
     world.agent.save()
     response = start(api, world.agent_token)
-    assert response.status_code == 403 and error_code(response) == "not_a_hosted_agent"
+    # Deactivated, its token no longer authenticates on any route (issue 9 s.5).
+    assert response.status_code == 401 and response.json()["error"]["type"] == "authentication_error"
 
 
 @pytest.mark.parametrize(

@@ -239,11 +239,12 @@ def test_a_change_in_the_console_reaches_a_watched_folder_within_seconds(api, wo
 
         memory_update(writer=f.person_writer(world.admin), store=world.project_store, memory_id=memory.public_id,
                       content="v2\n")
-        started_at = time.monotonic()
         target = folder / "project/data/orders.md"
-        while target.read_text() != "v2\n":
-            assert time.monotonic() - started_at < 3.0
+        for _ in range(150):  # the watcher's pass lands the change; poll a bounded number of times
+            if target.read_text() == "v2\n":
+                break
             time.sleep(0.02)
+        assert target.read_text() == "v2\n"
     finally:
         stop.set()
         watcher.join(timeout=30)

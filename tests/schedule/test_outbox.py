@@ -4,7 +4,6 @@ and a broker that cannot be reached neither fails the write nor loses the task."
 from __future__ import annotations
 
 import json
-import time
 from datetime import timedelta
 from io import StringIO
 
@@ -73,12 +72,11 @@ def test_an_unreachable_broker_keeps_the_write_and_the_task(dead_broker, django_
 def test_writes_right_after_a_failure_do_not_wait_on_the_dead_broker(dead_broker, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         enqueue_on_commit(NOTE_TASK, {"path": "unused", "n": 0})
-    started = time.monotonic()
     for n in range(1, 21):
         with django_capture_on_commit_callbacks(execute=True):
             enqueue_on_commit(NOTE_TASK, {"path": "unused", "n": n})
 
-    assert time.monotonic() - started < 2
+    # None of the 20 tried the dead broker again: each was kept with the first failure's note.
     assert OutboxMessage.objects.filter(failures=1).count() == 21
     assert OutboxMessage.objects.filter(last_error="broker unreachable moments ago").count() == 20
 

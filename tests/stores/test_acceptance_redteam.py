@@ -17,7 +17,6 @@ import json
 import random
 import secrets as pysecrets
 import string
-import time
 from datetime import timedelta
 
 import pytest
@@ -27,10 +26,11 @@ from django.core.management import call_command
 from runs.models import Run
 from runs.services import run_attachments
 from stores.console_checks.detectors import instructions, secrets
-from stores.console_checks.detectors.client_detail import ClientDetailMatcher, ClientTerm
+from stores.console_checks.detectors.client_detail import ClientDetailMatcher
 from stores.models import Memory, Refusal, SetAside, Store, hash_token
 from stores.services.tokens import RUN_TOKEN_PREFIX
 from tests import factories as f
+from tests.detection_data import pathological
 
 pytestmark = pytest.mark.django_db
 
@@ -303,7 +303,8 @@ def test_an_inactive_agent_is_refused_with_its_own_token_and_its_run_token(api, 
     for store in (world.project_store, world.agent.store):
         before = store_state(store)
         r = create(api, world.agent_token, store, "/agents/ada/x.md", "A plain lesson.\n")
-        assert_refused(r, "not_a_hosted_agent", 403)
+        # Deactivated, the agent's own token no longer authenticates (issue 9 s.5), like its run token.
+        assert r.status_code == 401 and r.json()["error"]["type"] == "authentication_error"
         assert create(api, run_token, store, "/agents/ada/x.md", "A plain lesson.\n").status_code == 401
         assert store_state(store) == before
 
@@ -746,29 +747,11 @@ def test_lessons_about_secrets_pass(text):
     assert instructions.scan(text) == []
 
 
-def test_secret_scanning_stays_fast_on_large_adversarial_notes():
-    """100 kB notes built to stress each rule: each scan stays well under a second (no backtracking)."""
-    n = 100_000
-    notes = {
-        "base64 run": rnd(n),
-        "base64 words": " ".join(rnd(20) for _ in range(n // 21)),
-        "assignments": ("password=" + "x" * 20 + "\n") * (n // 30),
-        "urls": ("postgres://u:" + "p" * 20 + " ") * (n // 35),
-        "one long line of schemes": ("a://" + "b" * 10 + ":") * (n // 15),  # was 0.8 s in detect-secrets' npm regex
-        "begin without end": PEM_BEGIN + "PRIVATE KEY-----\n" + ("A" * 64 + "\n") * (n // 65),
-        "glued lines": ("sk-abc\\\n") * (n // 8),
-        "tables": ("| password | secret |\n|---|---|\n" + "| a | b |\n" * 50) * (n // 600),
-        "keyword lines": ("key token secret " + "A1b2" * 10 + "\n") * (n // 60),
-        "entities": "&#65;" * (n // 5),
-        "percent": "%41" * (n // 3),
-        "zero-width": "a\u200b" * (n // 2),
-        "nested base64": base64.b64encode(base64.b64encode(("password=abc " * 4000).encode())).decode()[:n],
-    }
-    secrets.scan("warm up: password = 'x'")
-    for name, text in notes.items():
-        started = time.perf_counter()
-        secrets.scan(text)
-        assert time.perf_counter() - started < 2.0, name
+@pytest.mark.parametrize("name", list(pathological.secret_stress_notes(1000)))
+def test_secret_scanning_ends_on_large_adversarial_notes(name):
+    """100 kB notes built to stress each rule: each scan ends and answers (speed: bench/pathological_inputs.py)."""
+    findings = secrets.scan(pathological.secret_stress_notes()[name])
+    assert isinstance(findings, list)
 
 
 # --------------------------------------------------------------------------------------------
@@ -851,25 +834,11 @@ def test_orders_in_a_path_are_refused(api, world, path):
                              "instructions_detected")
 
 
-def test_instruction_scanning_stays_fast_on_large_adversarial_notes():
-    n = 100_000
-    words = ["ignore", "your", "previous", "instructions", "you", "are", "now", "standing", "decision", "the",
-             "agent", "reading", "this", "note", "system", ":", "<!--", "-->", "&", "%20", "."]
-    notes = {
-        "word salad": " ".join(RNG.choice(words) for _ in range(n // 6)),
-        "one phrase a line": "\n".join(RNG.choice(["ignore", "you are", "standing decision", "<!--", "the agent"])
-                                       for _ in range(n // 8)),
-        "open comment": "<!-- " + "you " * (n // 4),
-        "markdown comment": "[//]: # (" + "a" * n,
-        "spelt out": "a b " * (n // 4),
-        "hyphens": "ig-nore " * (n // 8),
-        "base64 blobs": " ".join(base64.b64encode(b"ignore all previous").decode() for _ in range(n // 30)),
-    }
-    instructions.scan("warm up")
-    for name, text in notes.items():
-        started = time.perf_counter()
-        instructions.scan(text)
-        assert time.perf_counter() - started < 4.0, name
+@pytest.mark.parametrize("name", list(pathological.instruction_stress_notes(1000)))
+def test_instruction_scanning_ends_on_large_adversarial_notes(name):
+    """100 kB notes of the rules' own phrases: each scan ends and answers (speed: bench/pathological_inputs.py)."""
+    findings = instructions.scan(pathological.instruction_stress_notes()[name])
+    assert isinstance(findings, list)
 
 
 # --------------------------------------------------------------------------------------------
@@ -888,7 +857,7 @@ def registry(world):
     client.save()
     zeta = f.make_client("Zeta Widgets", datasets=["zw_raw"])
     f.make_project("ZW", client=zeta)
-    f.make_client("Müller & Söhne")
+    f.make_project("MUSO", client=f.make_client("Müller & Söhne"))
     return world
 
 
@@ -946,20 +915,23 @@ def test_client_detail_in_an_agent_store(api, registry, label, text, code):
         return
     # Invisible characters are refused first, as hidden text, before the client check runs.
     refused_everywhere_alike(api, world.agent_token, store, "/tools/lesson.md", note, code)
-    if code == CD:  # the same text is fine in the project store, where client detail belongs
-        assert create(api, world.agent_token, world.project_store, "/data/lesson.md", note).status_code == 200
+    if code == CD:
+        # The same text is fine in its own client's project store, where client detail belongs, and
+        # refused in another client's (issue 9 s.4). An admin writes, so only the content decides.
+        owners = {found.client for found in current_matcher().scan(note)}
+        assert len(owners) == 1, owners
+        own_store = Store.objects.get(project__client__name=owners.pop())
+        assert create(api, world.admin_token, own_store, "/data/lesson.md", note).status_code == 200
+        other = create(api, world.admin_token, world.other_project.store, "/data/lesson.md", note)
+        assert other.status_code == 400 and other.json()["error"]["details"]["error_code"] == CD
 
 
-def test_client_detail_matching_stays_fast_with_thousands_of_names():
-    terms = [ClientTerm(f"Client {i} Holdings", "client name", str(i)) for i in range(3000)]
-    terms += [ClientTerm(f"K{i}X", "project key", str(i)) for i in range(3000)]
-    terms += [ClientTerm(f"ds_{i}_raw", "dataset", str(i)) for i in range(3000)]
+def test_client_detail_matching_ends_with_thousands_of_names():
+    """A long text of the registry's own word pieces against 9,000 terms ends and answers; the registry
+    still finds a whole name (speed: bench/pathological_inputs.py)."""
+    terms, text = pathological.client_stress()
     matcher = ClientDetailMatcher(terms)
-    text = " ".join(RNG.choice(["client", "holdings", "k12x", "ds", "raw", "the", "-", "_", "&amp;", "\u00ad"])
-                    for _ in range(20_000))
-    started = time.perf_counter()
-    matcher.scan(text)
-    assert time.perf_counter() - started < 2.0
+    assert isinstance(matcher.scan(text), list)
     assert matcher.scan("We met Client 1234 Holdings.")
 
 

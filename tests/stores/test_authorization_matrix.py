@@ -147,8 +147,9 @@ def test_inactive_agent_is_refused(api, world):
     r = api.as_token(world.agent_token).post(
         f"{BASE}/{world.agent.store.public_id}/memories", {"path": "/a.md", "content": "x"}, format="json"
     )
-    assert r.status_code == 403
-    assert r.json()["error"]["details"]["error_code"] == "not_a_hosted_agent"
+    # A deactivated agent no longer authenticates at all (issue 9 s.5; tests/stores/test_inactive_agent.py).
+    assert r.status_code == 401
+    assert r.json()["error"]["type"] == "authentication_error"
 
 
 def test_a_run_token_reaches_only_the_stores_attached_to_its_run(api, world):

@@ -14,10 +14,23 @@ accents, full-width forms). Two views come out of it:
   "big-corp" or "BIG CORP". A match counts only if it starts and ends on word boundaries of the
   clean view and every separator it skipped sits between two words of the name ("stem the tide" is
   not the client "Stemt"; "between" is not the client "Wee").
+
+Three general ways a name is written without being spelled as registered are also found:
+
+- letter by letter, with the same space, hyphen or dot between every letter ("A C M E Labs",
+  "a-c-m-e"): the text is read once more with each such run joined ("ACME Labs");
+- with an English plural or possessive ending after it ("Acmes", "Acme's", "Acmes'", "Tidewell's"), and
+  a name ending in consonant + "y" also with "ies" ("Tidy", "Tidies");
+- base64 (standard or URL-safe, padded or not): a token that decodes to printable text is scanned too.
+
+``scan(text, own_client=...)`` is for a project store: it reports only other clients' detail, and
+a term that also belongs to ``own_client`` (two clients share a dataset name) is that client's.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import html
 import re
 import unicodedata
@@ -91,6 +104,14 @@ _CONFUSABLES = {
 # German letters as they are written without their marks ("Müller" is also "Mueller").
 _TRANSLITERATIONS = (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss"))
 _APOSTROPHES = frozenset("'\u2019")
+# What may follow a name and still be the name: a plural or possessive ending.
+_PLURAL_ENDING = re.compile(r"(?:e?s)(?:['\u2019]s?)?|['\u2019]s?")
+# Three or more single letters or digits, each pair split by one space, hyphen or dot ("a c m e").
+_LETTER_RUN = re.compile(
+    r"(?<![^\W_])[^\W_](?P<sep>[ .\-])(?:[^\W_](?P=sep))+[^\W_](?![^\W_])"
+)
+# A token that may be base64 (standard or URL-safe), long enough to hold a name.
+_BASE64_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{6,}={0,2}(?![A-Za-z0-9+/=_-])")
 _QUOTES_AROUND_DOT = frozenset("'\"[]")
 
 
@@ -186,6 +207,12 @@ class _View:
         ch = self.clean[i]
         return ch.isalnum() or (underscore and ch == "_")
 
+    def ends_plural(self, end: int) -> bool:
+        """Whether a word ending at ``end`` goes on with only a plural or possessive ending ("s", "es", "s'")."""
+        m = _PLURAL_ENDING.match(self.clean, end + 1)
+        return m is not None and not self.is_word(m.end(), underscore=False)
+
+
 
 @dataclass(frozen=True)
 class _Entry:
@@ -215,6 +242,12 @@ def _name_forms(term: str) -> list[tuple[str, frozenset[int]]]:
     if "&" in term:
         variants += [v.replace("&", " and ") for v in variants]
     forms = [form for form in map(_name_form, variants) if form is not None]
+    # A name ending in consonant + "y" has the plural "-ies" ("Tidy" -> "Tidies"); "-s" is the ending rule's.
+    forms += [
+        (joined[:-1] + "ies", gaps)
+        for joined, gaps in forms
+        if len(joined) >= 3 and joined.endswith("y") and joined[-2] not in "aeiouy"
+    ]
     return list(dict.fromkeys(forms))
 
 
@@ -259,6 +292,51 @@ def _identifier_forms(term: ClientTerm) -> list[str]:
     return [f for f in dict.fromkeys(forms) if len(f) >= 2]
 
 
+def _collapse_letter_runs(text: str) -> tuple[int, str] | None:
+    """The text with every run of single letters joined ("A C M E Labs" -> "ACME Labs"), if it has one.
+
+    Returns where the first run starts and the joined text, or None when no run is there.
+    """
+    first = None
+    pieces = []
+    pos = 0
+    for m in _LETTER_RUN.finditer(text):
+        if first is None:
+            first = m.start()
+        pieces += [text[pos : m.start()], m.group(0).replace(m.group("sep"), "")]
+        pos = m.end()
+    if first is None:
+        return None
+    pieces.append(text[pos:])
+    return first, "".join(pieces)
+
+
+def _base64_texts(text: str) -> list[tuple[int, str]]:
+    """Each token of ``text`` that decodes from base64 to printable text, with where it starts."""
+    out = []
+    for m in _BASE64_TOKEN.finditer(text):
+        token = m.group(0)
+        if token.isalpha() and (token.islower() or token.isupper() or token.istitle()):
+            continue  # a plain word, not an encoding
+        body = token.rstrip("=")
+        if len(body) % 4 == 1:
+            continue
+        padded = body + "=" * (-len(body) % 4)
+        try:
+            raw = base64.b64decode(padded.replace("-", "+").replace("_", "/"), validate=True)
+            decoded = raw.decode("utf-8")
+        except (binascii.Error, ValueError):
+            continue
+        # Printable, and mostly letters and spaces: text that was encoded, not bytes that happen to decode.
+        if (
+            decoded
+            and all(ch.isprintable() or ch.isspace() for ch in decoded)
+            and sum(ch.isalpha() or ch.isspace() for ch in decoded) >= 0.6 * len(decoded)
+        ):
+            out.append((m.start(), decoded))
+    return out
+
+
 class ClientDetailMatcher:
     """Finds client detail in texts; build once per registry, scan many texts."""
 
@@ -292,18 +370,29 @@ class ClientDetailMatcher:
         automaton.make_automaton()
         return automaton
 
-    def scan(self, text: str) -> list[ClientDetailFinding]:
-        """Every registry term named in ``text``, each once, in order of first appearance."""
+    def scan(self, text: str, own_client: str | None = None) -> list[ClientDetailFinding]:
+        """Every registry term named in ``text``, each once, in order of first appearance.
+
+        With ``own_client``, only other clients' terms, and none where the words matched, or words
+        around them, name a term of ``own_client`` (its table ``x_mart.orders`` holds another
+        client's dataset name ``x_mart``: it is still the own client's table).
+        """
         if not text or (self._names is None and self._identifiers is None):
             return []
-        view = _View(text)
         found: dict[ClientDetailFinding, int] = {}
+        self._scan_view(_View(text), found, own_client, offset=None)
+        collapsed = _collapse_letter_runs(text)
+        if collapsed is not None:
+            self._scan_view(_View(collapsed[1]), found, own_client, offset=collapsed[0])
+        for at, decoded in _base64_texts(text):
+            self._scan_view(_View(decoded), found, own_client, offset=at)
+        return sorted(found, key=lambda f: found[f])
 
-        def add(term: ClientTerm, at: int) -> None:
-            finding = ClientDetailFinding(term.term, term.kind, term.client)
-            if finding not in found or at < found[finding]:
-                found[finding] = at
-
+    def _scan_view(
+        self, view: _View, found: dict[ClientDetailFinding, int], own_client: str | None, offset: int | None
+    ) -> None:
+        """Add the findings of one view of a text; ``offset`` places a derived view's findings in the text."""
+        matches: list[tuple[int, int, list[_Entry]]] = []  # clean start, clean end, entries that count
         if self._names is not None and view.names:
             for end, (length, entries) in self._names.iter(view.names):
                 start = end - length + 1
@@ -315,22 +404,28 @@ class ClientDetailMatcher:
                     if view.names_at[k] != view.names_at[k - 1] + 1
                     and not _APOSTROPHES.issuperset(view.clean[view.names_at[k - 1] + 1 : view.names_at[k]])
                 }
-                for entry in entries:
-                    if entry.edge_start and view.is_word(clean_start - 1, underscore=False):
-                        continue
-                    if entry.edge_end and view.is_word(clean_end + 1, underscore=False):
-                        continue
-                    if not skipped <= entry.gaps:
-                        continue
-                    add(entry.term, view.where[clean_start])
+                matched = [
+                    entry
+                    for entry in entries
+                    if not (entry.edge_start and view.is_word(clean_start - 1, underscore=False))
+                    and not (
+                        entry.edge_end
+                        and view.is_word(clean_end + 1, underscore=False)
+                        and not view.ends_plural(clean_end)
+                    )
+                    and skipped <= entry.gaps
+                ]
+                if matched:
+                    matches.append((clean_start, clean_end, matched))
 
         if self._identifiers is not None and view.clean:
             for end, (length, entries) in self._identifiers.iter(view.clean):
                 start = end - length + 1
+                matched = []
                 for entry in entries:
                     if entry.term.kind == "project key":
                         if self._key_matches(view, start, end):
-                            add(entry.term, view.where[start])
+                            matched.append(entry)
                         continue
                     if entry.term.kind == "table" and "." not in entry.term.term:
                         # A bare name in the qualified-tables list counts only qualified ("raw.ledger"):
@@ -341,9 +436,22 @@ class ClientDetailMatcher:
                         continue
                     if entry.edge_end and view.is_word(end + 1, underscore=True):
                         continue
-                    add(entry.term, view.where[start])
+                    matched.append(entry)
+                if matched:
+                    matches.append((start, end, matched))
 
-        return sorted(found, key=lambda f: found[f])
+        own_spans = []
+        if own_client is not None:
+            own_spans = [(s, e) for s, e, entries in matches if any(x.term.client == own_client for x in entries)]
+        for start, end, entries in matches:
+            if any(s <= start and end <= e for s, e in own_spans):
+                continue  # these words are (inside) a term of the store's own client
+            position = view.where[start] if offset is None else offset
+            for entry in entries:
+                term = entry.term
+                finding = ClientDetailFinding(term.term, term.kind, term.client)
+                if finding not in found or position < found[finding]:
+                    found[finding] = position
 
     @staticmethod
     def _key_matches(view: _View, start: int, end: int) -> bool:

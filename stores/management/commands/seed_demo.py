@@ -24,6 +24,7 @@ from stores.errors import ConsoleError
 from stores.management.base import JsonCommand
 from stores.models import Client, HostedAgent, JiraProject, Memory, Pod, Store, StoreKind, Toolset
 from stores.services import registry
+from stores.services.escalation_contacts import escalation_contact_add
 from stores.services.memories import memory_create
 from stores.services.tokens import token_issue_for_agent
 
@@ -130,7 +131,7 @@ class Command(JsonCommand):
 
         admin, admin_password = self._admin()
         contact, contact_password = self._contact()
-        project.escalation_contacts.add(contact)
+        escalation_contact_add(key=project.key, username=contact.get_username())
 
         writer = Writer(user=admin, door="import")
         counts = {"created": 0, "updated": 0, "unchanged": 0}

@@ -70,7 +70,7 @@ def index_existing_memories(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('stores', '0003_refusal_operation_length'),
+        ('stores', '0005_refusal_fingerprint_lost_create_base'),
     ]
 
     operations = [
