@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET
 
 from runs.instructions import instructions_for
 from runs.models import Run
+from runs.selectors import run_public_ids
 from stores.models import Store
 from stores.selectors import stores_for_person
 from stores.services.activity import ActivityFilters, Event, activity, run_activity
@@ -63,8 +64,7 @@ def _activity_page(request: HttpRequest, stores: dict[int, Store], store: Store 
     filters = ActivityFilters(
         store_ids=list(stores),
         writer=data.get("writer") or "",
-        run=(data.get("run") or "").strip(),
-        ticket=data.get("ticket") or "",
+        run_ids=run_public_ids(run_id=data.get("run") or "", ticket=data.get("ticket") or ""),
         after=data.get("after"),
         before=data.get("before"),
     )
@@ -77,7 +77,7 @@ def _activity_page(request: HttpRequest, stores: dict[int, Store], store: Store 
         page=page,
         number=number,
         page_query=query.urlencode(),
-        filtered=any([filters.writer, filters.run, filters.ticket, filters.after, filters.before]),
+        filtered=any([filters.writer, filters.run_ids is not None, filters.after, filters.before]),
     )
     return render(request, "console/activity.html", context)
 
@@ -123,7 +123,7 @@ def run_detail_view(request: HttpRequest, run_id: str) -> HttpResponse:
     attachments = [
         {**a, "store": by_public.get(a.get("memory_store_id", ""))} for a in (run.attachments or [])
     ]
-    events, refusals = run_activity(run)
+    events, refusals = run_activity(run.public_id)
     records = list(run.records.order_by("created_at", "pk"))
     context = {
         "run": run,

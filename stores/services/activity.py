@@ -18,7 +18,6 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from runs.models import Run
 from stores.models import Memory, Refusal, SetAside, SetAsideStatus
 
 # What an event is, in the words the pages show.
@@ -29,12 +28,15 @@ SET_ASIDE, SET_ASIDE_DISMISSED, REFUSED = "set aside", "set-aside dismissed", "r
 
 @dataclass(frozen=True)
 class ActivityFilters:
-    """Who, which run, which ticket, and which days (both included); all optional."""
+    """Who, which runs, and which days (both included); all optional.
+
+    ``run_ids`` are the runs' public ids when the reader picked runs (by run or by ticket; the
+    caller resolves them, since the stores core knows nothing of runs), None when not.
+    """
 
     store_ids: list[int]
     writer: str = ""
-    run: str = ""
-    ticket: str = ""
+    run_ids: frozenset[str] | None = None
     after: date | None = None
     before: date | None = None
 
@@ -66,18 +68,6 @@ class ActivityPage:
 
 def _day_start(day: date) -> datetime:
     return timezone.make_aware(datetime.combine(day, time.min), timezone.get_current_timezone())
-
-
-def _run_ids(filters: ActivityFilters) -> set[str] | None:
-    """The runs the filters name (by run id and/or ticket), or None when they name none."""
-    if not filters.run and not filters.ticket:
-        return None
-    runs = Run.objects.all()
-    if filters.run:
-        runs = runs.filter(public_id=filters.run)
-    if filters.ticket:
-        runs = runs.filter(ticket_key__iexact=filters.ticket.strip())
-    return set(runs.values_list("public_id", flat=True))
 
 
 def _narrow(qs: QuerySet, filters: ActivityFilters, *, at: str, actor: str, run: str | None,
@@ -170,7 +160,7 @@ def activity(filters: ActivityFilters, *, page: int = 1, per_page: int = 100) ->
     if not filters.store_ids:
         return ActivityPage()
     page = max(1, page)
-    run_ids = _run_ids(filters)
+    run_ids = filters.run_ids
     wanted = page * per_page + 1
     streams = [list(source(filters, run_ids, wanted)) for source in SOURCES]
     merged = heapq.merge(*streams, key=lambda e: e.at, reverse=True)
@@ -186,20 +176,20 @@ def activity(filters: ActivityFilters, *, page: int = 1, per_page: int = 100) ->
     )
 
 
-def run_activity(run: Run) -> tuple[list[Event], list[Refusal]]:
-    """What one run wrote (its versions and set-aside texts) and what it had refused."""
+def run_activity(run_id: str) -> tuple[list[Event], list[Refusal]]:
+    """What one run (by public id) wrote, its versions and set-aside texts, and what it had refused."""
     versions = [
         Event(at=v.history_date, kind=DELETED if v.operation == "deleted" else (CREATED if v.operation == "created"
                                                                                  else CHANGED),
               store_id=v.store_id, actor=v.actor, memory_id=v.public_id, path=v.path, version_id=v.version_id,
-              why=v.history_change_reason or "", run_id=run.public_id)
-        for v in Memory.history.filter(run_public_id=run.public_id).order_by("-history_date", "-history_id")
+              why=v.history_change_reason or "", run_id=run_id)
+        for v in Memory.history.filter(run_public_id=run_id).order_by("-history_date", "-history_id")
     ]
     set_asides = [
         Event(at=sa.created_at, kind=SET_ASIDE, store_id=sa.store_id, actor=sa.created_by,
-              memory_id=sa.memory.public_id, path=sa.path, set_aside_id=sa.public_id, run_id=run.public_id)
-        for sa in SetAside.objects.select_related("memory").filter(created_by__session_id=run.public_id)
+              memory_id=sa.memory.public_id, path=sa.path, set_aside_id=sa.public_id, run_id=run_id)
+        for sa in SetAside.objects.select_related("memory").filter(created_by__session_id=run_id)
     ]
     events = sorted(versions + set_asides, key=lambda e: e.at, reverse=True)
-    refusals = list(Refusal.objects.filter(run_public_id=run.public_id).order_by("-last_seen_at", "-pk"))
+    refusals = list(Refusal.objects.filter(run_public_id=run_id).order_by("-last_seen_at", "-pk"))
     return events, refusals
