@@ -15,6 +15,7 @@ class Operation(models.TextChoices):
 
     CREATE = "create", "Create"
     UPDATE = "update", "Update (or rename)"
+    REVERT = "revert", "Revert to an older version's text"
     DELETE = "delete", "Delete"
     RESTORE = "restore", "Restore"
     REDACT = "redact", "Redact all versions"
@@ -35,6 +36,7 @@ VERSION_OPERATION: dict[str, VersionOperation] = {
     Operation.CREATE: VersionOperation.CREATED,
     Operation.RESTORE: VersionOperation.CREATED,  # the memory is back, with its id
     Operation.UPDATE: VersionOperation.MODIFIED,
+    Operation.REVERT: VersionOperation.MODIFIED,
     Operation.SET_ASIDE_USE: VersionOperation.MODIFIED,
     Operation.DELETE: VersionOperation.DELETED,
 }

@@ -58,7 +58,7 @@ UPWARD_IMPORTS = [
         "stores-core-below-runs-and-jira",
     ),
     # A selector importing the API layer.
-    ("runs/selectors.py", "from stores.api.representations import ts", "core-imports-no-interface"),
+    ("runs/selectors.py", "from stores.api.serializers import MemoryOut", "core-imports-no-interface"),
     # The models reaching up to a service.
     ("stores/models.py", "from stores.services import memories", "stores-layers"),
     # A check reaching up to a selector.

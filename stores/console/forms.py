@@ -65,3 +65,71 @@ class RedactForm(forms.Form):
                 f"The path you typed does not match {self.path}: nothing was redacted. Type it exactly."
             )
         return value
+
+def _lf(text: str) -> str:
+    """Browsers send a textarea's lines ending in CR LF; memory text keeps plain LF."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+class MemoryTextField(forms.CharField):
+    """Markdown text exactly as typed (no stripping), with LF line endings; empty is allowed."""
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("strip", False)
+        kwargs.setdefault("label", "Content (Markdown)")
+        kwargs.setdefault("widget", forms.Textarea(attrs={"rows": 18, "cols": 80, "spellcheck": "true", "class": "mono"}))
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        return _lf(super().to_python(value) or "")
+
+
+def _reason_field(help_text: str) -> forms.CharField:
+    return forms.CharField(
+        required=False,
+        max_length=2000,
+        label="Reason",
+        help_text=help_text,
+        widget=forms.Textarea(attrs={"rows": 2, "cols": 80}),
+    )
+
+
+def _path_field(help_text: str) -> forms.CharField:
+    return forms.CharField(
+        max_length=1024,
+        label="Path",
+        help_text=help_text,
+        widget=forms.TextInput(attrs={"size": 60, "class": "mono", "placeholder": "/conventions/naming.md"}),
+    )
+
+
+class MemoryEditForm(forms.Form):
+    """Edit a memory: its text, its path (rename or move within the store), why; on the version opened."""
+
+    path = _path_field("Change it to rename the file or move it to another folder of this store.")
+    content = MemoryTextField()
+    reason = _reason_field("Kept with the new version, for whoever reads the history later.")
+    opened_version = forms.CharField(max_length=40, widget=forms.HiddenInput)
+
+
+class MemoryCreateForm(forms.Form):
+    """A new file: where it goes, its text and why."""
+
+    path = _path_field("Where the file goes, ending in .md, e.g. /conventions/naming.md.")
+    content = MemoryTextField()
+    reason = _reason_field("Kept with the first version, for whoever reads the history later.")
+
+
+class RevertForm(forms.Form):
+    """Why an older version's text comes back (optional)."""
+
+    reason = forms.CharField(required=False, max_length=1900)
+
+
+class MergeForm(forms.Form):
+    """The merged text the person saves, and the saved copy it was merged onto."""
+
+    content = MemoryTextField(label="Merged text (Markdown)")
+    reason = _reason_field("Optional; kept with the new version.")
+    saved_sha256 = forms.CharField(min_length=64, max_length=64, widget=forms.HiddenInput)

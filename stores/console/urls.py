@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import editing, views
 
 app_name = "console"
 
@@ -24,6 +24,14 @@ urlpatterns = [
     path("set-asides/<str:set_aside_id>/", views.set_aside_detail, name="set_aside"),
     path("set-asides/<str:set_aside_id>/use/", views.set_aside_use_view, name="set_aside_use"),
     path("set-asides/<str:set_aside_id>/dismiss/", views.set_aside_dismiss_view, name="set_aside_dismiss"),
+    path("stores/<str:store_id>/new/", editing.memory_new_view, name="memory_new"),
+    path("stores/<str:store_id>/memories/<str:memory_id>/edit/", editing.memory_edit_view, name="memory_edit"),
+    path(
+        "stores/<str:store_id>/memories/<str:memory_id>/versions/<str:version_id>/revert/",
+        editing.memory_revert_view,
+        name="memory_revert",
+    ),
+    path("set-asides/<str:set_aside_id>/merge/", editing.set_aside_merge_view, name="set_aside_merge"),
 ]
 
 # Find any note, see what happened, and a run's page (issue 11, sections 4 and 5).

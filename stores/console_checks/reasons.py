@@ -20,6 +20,7 @@ class Reason(models.TextChoices):
     NOT_STORE_OWNER = "not_store_owner", "Not the owner of the agent store"
     READ_ONLY_STORE = "read_only_store", "The store is read-only to agents"
     PEOPLE_ONLY = "people_only", "Only people may do this"
+    PERSON_NOT_PERMITTED = "person_not_permitted", "The person's role does not allow this here"
     # where (400)
     PATH_INVALID = "path_invalid", "The path breaks the path rules"
     PATH_OUTSIDE_FOLDERS = "path_outside_folders", "Outside the project store's fixed folders"
@@ -43,6 +44,10 @@ class Reason(models.TextChoices):
     RESTORE_WINDOW_PASSED = "restore_window_passed", "Deleted longer ago than memories can be restored"
     PATH_TAKEN = "path_taken", "Another memory holds the path"
     SET_ASIDE_RESOLVED = "set_aside_resolved", "The set-aside text was used or dismissed already"
+    UNKNOWN_VERSION = "unknown_version", "Not a version of this memory"
+    VERSION_REDACTED = "version_redacted", "The version was redacted"
+    SAVED_COPY_CHANGED = "saved_copy_changed", "The memory was saved again after the merge was made"
+    MERGE_UNRESOLVED = "merge_unresolved", "The merged text still holds conflict markers"
 
     # The run API.
     UNKNOWN_TICKET = "unknown_ticket", "Neither Jira nor the console knows the ticket"
@@ -76,6 +81,7 @@ STATUS_FOR_REASON: dict[str, int] = {
     Reason.NOT_STORE_OWNER: 403,
     Reason.READ_ONLY_STORE: 403,
     Reason.PEOPLE_ONLY: 403,
+    Reason.PERSON_NOT_PERMITTED: 403,
     Reason.STALE_BASE: 409,
 }
 

@@ -14,8 +14,18 @@ from .ports import TicketLookup, TicketLookupFailed
 from .reasons import Reason
 from .request import ChangeRequest, Decision, refuse
 
-PEOPLE_OPERATIONS = {Operation.RESTORE, Operation.REDACT, Operation.SET_ASIDE_USE, Operation.SET_ASIDE_DISMISS}
-CONTACT_OPERATIONS = {Operation.DELETE, *PEOPLE_OPERATIONS}
+PEOPLE_OPERATIONS = {
+    Operation.RESTORE, Operation.REDACT, Operation.REVERT, Operation.SET_ASIDE_USE, Operation.SET_ASIDE_DISMISS,
+}
+# What a person who manages a store (an escalation contact of its project) may do in it.
+CONTACT_OPERATIONS = {Operation.CREATE, Operation.UPDATE, Operation.DELETE, *PEOPLE_OPERATIONS}
+# Writing notes is a contact's right at the people's own doors: the console's pages and their own
+# API token. Importing a folder (and the Django admin) stays with console admins.
+CONTACT_NOTE_OPERATIONS = {Operation.CREATE, Operation.UPDATE, Operation.REVERT}
+CONTACT_NOTE_DOORS = {"console", "api"}
+CONTACT_ALLOWS = (
+    "create, edit, rename, revert, delete, restore and redact memories and use or dismiss set-aside text"
+)
 
 
 def agent_in_pod_for(agent, project) -> bool:
@@ -107,16 +117,55 @@ def check_who(req: ChangeRequest, *, ticket_lookup: TicketLookup | None = None) 
     return refuse(refusal.code, message)
 
 
+def person_may(user, store, operation: str, door: str) -> bool:
+    """True when this person's role allows ``operation`` on ``store`` through ``door``.
+
+    Console admins change every store. A person who manages a store (``person_manages_store``:
+    an escalation contact of its project) may do there what CONTACT_OPERATIONS lists, writing
+    notes only in the console and through the API.
+    """
+    if user.is_active and user.is_superuser:
+        return True
+    if operation not in CONTACT_OPERATIONS or not person_manages_store(user, store):
+        return False
+    return operation not in CONTACT_NOTE_OPERATIONS or door in CONTACT_NOTE_DOORS
+
+
+def person_role_allows(user, store=None) -> str:
+    """A sentence naming what this person's role allows, for a refusal to quote."""
+    name = user.get_username()
+    if user.is_superuser:
+        return f"{name} is a console admin and may change memory in every store, in the console and through the API."
+    keys = sorted(user.escalation_projects.values_list("key", flat=True))
+    if not keys:
+        return (
+            f"{name} is neither a console admin nor an escalation contact of any project, so their role "
+            "allows no change to memory; a console admin can name them a project's escalation contact."
+        )
+    projects = ", ".join(keys)
+    here = store is not None and store.project_id is not None and store.project.key in keys
+    where = "this project's store" if here else f"the project stores of {projects} only"
+    return (
+        f"{name} is an escalation contact of {projects}: in {where} they may {CONTACT_ALLOWS}, "
+        "in the console and with their own API token. Anything else is for console admins."
+    )
+
+
+def person_not_permitted(user, store, asked: str) -> Decision:
+    """The refusal for a person whose role does not allow what they asked, naming what it allows."""
+    return refuse(
+        Reason.PERSON_NOT_PERMITTED,
+        f"Not permitted: {asked}. {person_role_allows(user, store)}",
+    )
+
+
 def _check_person(req: ChangeRequest) -> Decision | None:
     writer = req.writer
     if not writer.user.is_active:
         return refuse(Reason.NOT_A_HOSTED_AGENT, "This account is not active.")
-    if writer.is_admin:
+    if person_may(writer.user, req.store, req.operation, writer.door):
         return None
-    if req.operation in CONTACT_OPERATIONS and person_manages_store(writer.user, req.store):
-        return None
-    return refuse(
-        Reason.NOT_A_HOSTED_AGENT,
-        "People change memory only by deleting, restoring or redacting it in the console "
-        "(escalation contacts of the project and console admins); writing notes is for hosted agents.",
-    )
+    asked = f"{req.operation.replace('_', ' ')} in the {req.store.kind} store '{req.store.name}'"
+    if req.operation in CONTACT_NOTE_OPERATIONS and writer.door not in CONTACT_NOTE_DOORS:
+        asked += f" through the {writer.door} door"
+    return person_not_permitted(writer.user, req.store, asked)

@@ -254,7 +254,7 @@ def memory_redact_all_versions(*, writer: Writer, store: Store, memory_id: str, 
 
 def version_redact(*, writer: Writer, store: Store, version_id: str):
     """Blank one version's text and path (admins, through the API). Repeating it changes nothing."""
-    require_console_admin(writer, "Only console admins redact versions.")
+    require_console_admin(writer, "Only console admins redact versions.", store)
     with transaction.atomic():
         version = Memory.history.filter(version_id=version_id, store_id=store.pk).first()
         if version is None:

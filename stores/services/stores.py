@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from stores.console_checks.reasons import Reason, refusal_error
 from stores.console_checks.request import Writer
+from stores.console_checks.who import person_not_permitted
 from stores.errors import InvalidRequest
 from stores.models import HostedAgent, JiraProject, Store, StoreKind, Toolset
 
@@ -67,23 +68,27 @@ RESERVED_METADATA_KEYS = frozenset({"kind", "project_key", "agent", "toolset"})
 MAX_METADATA_PAIRS = 16
 
 
-def require_console_admin(writer: Writer, message: str) -> None:
+def require_console_admin(writer: Writer, message: str, store: Store | None = None) -> None:
     """Refuse (403) a change only console admins make: managing stores, redacting one version.
 
-    A person who is not an admin is refused as any person's write is (``not_a_hosted_agent``);
-    an agent gets ``people_only``: agents never manage stores, whichever store it is.
+    A person who is not an admin hears what their role allows (``person_not_permitted``); an agent
+    gets ``people_only``: agents never manage stores, whichever store it is.
     """
-    if not writer.is_admin:
-        raise refusal_error(message, code=Reason.NOT_A_HOSTED_AGENT if writer.is_person else Reason.PEOPLE_ONLY)
+    if writer.is_admin:
+        return
+    if writer.is_person:
+        refusal = person_not_permitted(writer.user, store, message.rstrip("."))
+        raise refusal_error(refusal.message, code=refusal.code)
+    raise refusal_error(message, code=Reason.PEOPLE_ONLY)
 
 
-def require_store_admin(writer: Writer) -> None:
+def require_store_admin(writer: Writer, store: Store | None = None) -> None:
     """Refuse (403) anyone but a console admin: only they create, change, archive or delete stores.
 
     The API asks this before it reads the body, so a caller who may not manage stores hears that
-    first, whatever the body holds.
+    first, whatever the body holds. A person hears what their role allows instead.
     """
-    require_console_admin(writer, "Only console admins create, change, archive or delete stores.")
+    require_console_admin(writer, "Only console admins create, change, archive or delete stores.", store)
 
 
 def _require_storable(value: str, field: str) -> None:
@@ -153,7 +158,7 @@ def store_create(*, writer: Writer, name: Any, description: Any = "", metadata: 
 
 def store_update(*, writer: Writer, store: Store, data: dict[str, Any]) -> Store:
     """Patch a store's name, description and metadata (a null field means unchanged)."""
-    require_store_admin(writer)
+    require_store_admin(writer, store)
     with transaction.atomic():
         store = Store.objects.select_for_update(no_key=True).get(pk=store.pk)
         if store.archived_at is not None:
@@ -179,7 +184,7 @@ def store_update(*, writer: Writer, store: Store, data: dict[str, Any]) -> Store
 
 def store_archive(*, writer: Writer, store: Store) -> Store:
     """Archive a store, once: archiving again returns it unchanged."""
-    require_store_admin(writer)
+    require_store_admin(writer, store)
     with transaction.atomic():
         store = Store.objects.select_for_update(no_key=True).get(pk=store.pk)
         if store.archived_at is None:
@@ -191,7 +196,7 @@ def store_archive(*, writer: Writer, store: Store) -> Store:
 
 def store_delete(*, writer: Writer, store: Store) -> str:
     """Delete a store with every memory and version, for good. Returns its public id."""
-    require_store_admin(writer)
+    require_store_admin(writer, store)
     if store.kind != StoreKind.SHARED:
         raise InvalidRequest(
             f"The {store.kind} store is kept by the console; archive it instead of deleting it.",

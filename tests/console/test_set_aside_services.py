@@ -49,7 +49,7 @@ def test_use_on_a_deleted_memory_says_to_restore_first(world, scene):
 def test_agents_and_other_projects_contacts_are_refused_and_it_is_recorded(world, scene, service):
     for writer, code in (
         (f.agent_writer(world.agent), "people_only"),
-        (f.person_writer(world.other_contact), "not_a_hosted_agent"),
+        (f.person_writer(world.other_contact), "person_not_permitted"),  # issue 11: a person refused for their role
     ):
         with pytest.raises(Refused) as caught:
             service(writer=writer, store=scene.store, set_aside_id=scene.set_aside.public_id)

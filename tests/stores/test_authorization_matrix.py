@@ -68,7 +68,7 @@ EXPECTED = {
     ("reassigned", "project"): ("not_in_pod_or_assigned", "not_in_pod_or_assigned"),
     ("other pod agent", "project"): (R404, R404),
     ("admin", "project"): (ALLOW, ALLOW),
-    ("contact", "project"): ("not_a_hosted_agent", ALLOW),
+    ("contact", "project"): (ALLOW, ALLOW),  # issue 11: contacts create, edit and rename in their projects' stores
     ("other contact", "project"): (R404, R404),
     ("pod member", "own agent store"): (ALLOW, ALLOW),
     ("assigned in run", "own agent store"): (R404, R404),  # another agent's store

@@ -477,7 +477,8 @@ def test_import_by_someone_who_may_not_write_imports_nothing(world, tmp_path):
     message = fails("import_store", "project:ACME", str(tmp_path), "--as", "carol")
     assert "Nothing was imported" in message and "add_person NAME --admin" in message
     assert live(world.project_store) == {}
-    assert Refusal.objects.filter(store=world.project_store, code="not_a_hosted_agent").count() == 1
+    # Issue 11: a person refused for their role is told so (importing stays with console admins).
+    assert Refusal.objects.filter(store=world.project_store, code="person_not_permitted").count() == 1
 
 
 def test_import_as_an_unknown_person_is_refused(world, tmp_path):

@@ -55,8 +55,8 @@ def test_a_refusal_inside_a_nested_service_is_recorded_once_and_survives_the_out
             with transaction.atomic() if depth > 1 else nullcontext():
                 with pytest.raises(Refused) as exc:
                     set_aside_use(writer=outsider, store=memory.store, set_aside_id=kept.public_id)
-        assert exc.value.code == "not_a_hosted_agent"
-    refusal = Refusal.objects.get(store=world.project_store, code="not_a_hosted_agent")
+        assert exc.value.code == "person_not_permitted"  # issue 11: a person refused for their role
+    refusal = Refusal.objects.get(store=world.project_store, code="person_not_permitted")
     assert refusal.times == 3 and refusal.operation == "set_aside_use"
     # The outer transaction rolled back: the set-aside is still open and no version was written.
     assert SetAside.objects.get(pk=kept.pk).status == "open"
