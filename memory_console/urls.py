@@ -4,9 +4,13 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import RedirectView
 
+from .api_pages import api_docs, api_index
+
 urlpatterns = [
     path("", RedirectView.as_view(url="/console/", permanent=False)),
     path("admin/", admin.site.urls),
+    path("api/", api_index, name="api-index"),
+    path("api/docs/", api_docs, name="api-docs"),
     path("api/", include("stores.api.urls")),
     path("api/", include("runs.api.urls")),
     path("api/", include("stores.api.people_urls")),

@@ -187,3 +187,15 @@ def store_refusals(store: Store, *, reason_code: str | None = None, run_id: str 
     if run_id:
         qs = qs.filter(run_public_id=run_id)
     return qs
+
+
+def run_public_ids(*, run_id: str = "", ticket: str = "") -> frozenset[str] | None:
+    """The public ids of the runs a reader picked by run id and/or Jira ticket key (None: no pick)."""
+    if not run_id and not ticket:
+        return None
+    runs = Run.objects.all()
+    if run_id:
+        runs = runs.filter(public_id=run_id.strip())
+    if ticket:
+        runs = runs.filter(ticket_key__iexact=ticket.strip())
+    return frozenset(runs.values_list("public_id", flat=True))

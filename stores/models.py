@@ -372,3 +372,33 @@ class Refusal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.code} {self.path}"
+
+
+class SearchEntry(models.Model):
+    """One document in the full-text index: for now a memory's current path and text.
+
+    ``source`` names what the document is (``memory``; a later run record search adds its own),
+    ``source_id`` its row. The memory services keep these rows in step through
+    stores.services.search; the database's own index sits beside them: on PostgreSQL a generated
+    ``search_vector`` tsvector column with a GIN index, on SQLite the FTS5 table
+    ``stores_search_fts`` (rowid = this row's id). Both are made by migration 0006 for their
+    database only, so the model does not declare them.
+    """
+
+    source = models.CharField(max_length=32)
+    source_id = models.BigIntegerField()
+    store = models.ForeignKey(Store, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    path = models.CharField(max_length=1024, blank=True, default="")
+    body = models.TextField(blank=True, default="")
+    writer_name = models.CharField(max_length=150, blank=True, default="")
+    run_public_id = models.CharField(max_length=40, blank=True, default="")
+    changed_at = models.DateTimeField()
+    deleted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "search entries"
+        constraints = [models.UniqueConstraint(fields=["source", "source_id"], name="search_entry_once")]
+        indexes = [models.Index(fields=["source", "store", "deleted_at"], name="search_entry_scope")]
+
+    def __str__(self) -> str:
+        return f"{self.source}:{self.source_id}"

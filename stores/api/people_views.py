@@ -17,7 +17,7 @@ from stores.services.redaction import memory_redact_all_versions
 
 from . import serializers as s
 from .pagination import newest_first_page, page, query_view, query_view_and_limit
-from .schema import LIMIT, NO_FIELDS, PAGE, VIEW, operation
+from .schema import LIMIT, PAGE, VIEW, operation
 from .views import ApiView
 
 
@@ -73,10 +73,15 @@ class DeletedMemoryRedactView(PeopleApiView):
     @operation(
         operation_id="deleted_memories_redact",
         summary="Redact every version of a deleted memory (people)",
-        request=NO_FIELDS,
+        request=s.RedactIn,
         response=s.DeletedMemoryOut,
     )
     def post(self, request, store_id: str, memory_id: str):
         store = self.person_store(store_id)
-        memory = memory_redact_all_versions(writer=self.writer, store=store, memory_id=memory_id)
+        # The console's rules: the same service, the same who-check (contacts on their projects),
+        # and the person's reason kept with the redaction.
+        data = self.body(s.RedactIn)
+        memory = memory_redact_all_versions(
+            writer=self.writer, store=store, memory_id=memory_id, reason=data.get("reason", "")
+        )
         return Response(s.DeletedMemoryOut(memory, context={"store": store}).data)

@@ -393,3 +393,7 @@ class RestoreIn(serializers.Serializer):
             )
         return value
 
+
+
+class RedactIn(RestoreIn):
+    """Redact all versions: an optional reason, kept with the redaction (never quoting the text)."""

@@ -30,9 +30,27 @@ class DeleteForm(forms.Form):
 
 
 class RedactForm(forms.Form):
-    """Redaction cannot be undone, so the confirmation page must post confirm=yes."""
+    """Redaction cannot be undone: the page posts confirm=yes, a reason, and the memory's path
+    typed in by the person (``confirm_path``), which must match the memory's path exactly."""
 
     confirm = forms.CharField(required=False, widget=forms.HiddenInput, initial="yes")
+    reason = forms.CharField(
+        max_length=2000,
+        label="Reason",
+        help_text="Why the text must go for good; kept with the redaction (without the text).",
+        widget=forms.Textarea(attrs={"rows": 2, "cols": 60}),
+        error_messages={"required": "Give a reason for the redaction."},
+    )
+    confirm_path = forms.CharField(
+        max_length=1024,
+        label="Type the memory's path to confirm",
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false", "size": 40}),
+        error_messages={"required": "Type the memory's path to confirm the redaction."},
+    )
+
+    def __init__(self, *args, path: str = "", **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.path = path
 
     def clean_confirm(self) -> str:
         value = self.cleaned_data["confirm"]
@@ -40,6 +58,13 @@ class RedactForm(forms.Form):
             raise forms.ValidationError("Confirm the redaction: it cannot be undone.")
         return value
 
+    def clean_confirm_path(self) -> str:
+        value = self.cleaned_data["confirm_path"].strip()
+        if value != self.path:
+            raise forms.ValidationError(
+                f"The path you typed does not match {self.path}: nothing was redacted. Type it exactly."
+            )
+        return value
 
 def _lf(text: str) -> str:
     """Browsers send a textarea's lines ending in CR LF; memory text keeps plain LF."""

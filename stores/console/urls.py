@@ -33,3 +33,13 @@ urlpatterns = [
     ),
     path("set-asides/<str:set_aside_id>/merge/", editing.set_aside_merge_view, name="set_aside_merge"),
 ]
+
+# Find any note, see what happened, and a run's page (issue 11, sections 4 and 5).
+from . import activity_views, search_views  # noqa: E402
+
+urlpatterns += [
+    path("search/", search_views.search_view, name="search"),
+    path("activity/", activity_views.activity_view, name="activity"),
+    path("stores/<str:store_id>/activity/", activity_views.store_activity_view, name="store_activity"),
+    path("runs/<str:run_id>/", activity_views.run_detail_view, name="run"),
+]

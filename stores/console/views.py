@@ -8,6 +8,7 @@ every page, exactly like a store that does not exist.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -43,6 +44,7 @@ from stores.services.set_asides import set_aside_dismiss, set_aside_use
 from .diffs import text_diff
 from .forms import DeleteForm, PathFilterForm, RedactForm
 from .markdown import render_markdown
+from .writers import WriterLabel, runs_by_id, writer_label
 
 FILES_PER_PAGE = 200
 DELETED_PER_PAGE = 100
@@ -72,16 +74,10 @@ def _store_or_404(request: HttpRequest, store_id: str) -> Store:
     return store
 
 
-def actor_name(actor: dict[str, Any] | None) -> str:
-    """A person-readable name for an actor object (section 0 of the API reference)."""
-    if not actor:
-        return "unknown"
-    name = actor.get("name") or "unknown"
-    if actor.get("type") == "session_actor":
-        return f"{name} (run {actor.get('session_id', '')})"
-    if actor.get("type") == "api_actor":
-        return f"{name} (API key {actor.get('api_key_id', '')})"
-    return name
+def actor_name(actor: dict[str, Any] | None, runs: Mapping[str, Any] | None = None) -> WriterLabel:
+    """A person-readable writer for an actor object (section 0 of the API reference): the one
+    helper every page uses, linked to the run and the ticket when a run wrote it."""
+    return writer_label(actor, runs)
 
 
 def _first_lines(text: str) -> list[str]:
@@ -182,7 +178,7 @@ class FileRow:
     memory: Memory
     name: str
     changed_at: datetime
-    changed_by: str
+    changed_by: WriterLabel
 
 
 @login_required
@@ -208,6 +204,7 @@ def store_detail(request: HttpRequest, store_id: str) -> HttpResponse:
             "version_id", "actor", "history_date"
         )
     }
+    runs = runs_by_id(h.actor for h in heads.values())
     folders: dict[str, list[FileRow]] = {}
     for memory in rows:
         folder, _, name = memory.path.rpartition("/")
@@ -217,7 +214,7 @@ def store_detail(request: HttpRequest, store_id: str) -> HttpResponse:
                 memory=memory,
                 name=name,
                 changed_at=head.history_date if head else memory.updated_at,
-                changed_by=actor_name(head.actor) if head else "unknown",
+                changed_by=actor_name(head.actor, runs) if head else actor_name(None),
             )
         )
     set_asides = list(
@@ -252,20 +249,22 @@ def _memory_or_404(store: Store, memory_id: str, **filters: Any) -> Memory:
 @dataclass(frozen=True)
 class VersionRow:
     version: Any
-    who: str
+    who: WriterLabel
     why: str
     redacted: bool
 
 
 def _version_rows(memory: Memory) -> list[VersionRow]:
+    versions = list(memory.history.order_by("-history_id"))
+    runs = runs_by_id(v.actor for v in versions)
     return [
         VersionRow(
             version=v,
-            who=actor_name(v.actor),
+            who=actor_name(v.actor, runs),
             why=v.history_change_reason or "",
             redacted=v.version_redacted_at is not None,
         )
-        for v in memory.history.order_by("-history_id")
+        for v in versions
     ]
 
 
@@ -386,6 +385,7 @@ def memory_delete_view(request: HttpRequest, store_id: str, memory_id: str) -> H
         "form": form,
         "first_lines": _first_lines(memory.content),
         "recently_deleted_days": settings.RECENTLY_DELETED_DAYS,
+        "waiting_set_asides": list(memory.set_asides.filter(status=SetAsideStatus.OPEN).order_by("created_at")),
     }
     return render(request, "console/delete.html", context, status=status)
 
@@ -393,8 +393,8 @@ def memory_delete_view(request: HttpRequest, store_id: str, memory_id: str) -> H
 @dataclass(frozen=True)
 class DeletedRow:
     memory: Memory
-    deleted_by: str
-    redacted_by: str
+    deleted_by: WriterLabel
+    redacted_by: WriterLabel | str
     restorable_until: datetime | None
 
 
@@ -411,14 +411,16 @@ def deleted_list(request: HttpRequest, store_id: str) -> HttpResponse:
     older_qs = deleted_before_window(store)
     qs = (older_qs if older else recently_deleted(store)).order_by("-deleted_at", "-pk")
     page = Paginator(qs, DELETED_PER_PAGE).get_page(request.GET.get("page"))
+    deleted = list(page.object_list)
+    runs = runs_by_id(m.deleted_by for m in deleted)
     rows = [
         DeletedRow(
             memory=m,
-            deleted_by=actor_name(m.deleted_by),
+            deleted_by=actor_name(m.deleted_by, runs),
             redacted_by=actor_name(m.redacted_by) if m.redacted_by else "",
             restorable_until=restorable_until(m),
         )
-        for m in page.object_list
+        for m in deleted
     ]
     context = {
         "store": store,
@@ -449,19 +451,22 @@ def memory_redact_view(request: HttpRequest, store_id: str, memory_id: str) -> H
     """Redact all versions of a deleted memory, after a confirmation that says it cannot be undone."""
     store = _store_or_404(request, store_id)
     memory = _memory_or_404(store, memory_id, deleted_at__isnull=False)
-    form = RedactForm(request.POST if request.method == "POST" else None, initial={"confirm": "yes"})
+    form = RedactForm(request.POST if request.method == "POST" else None, initial={"confirm": "yes"}, path=memory.path)
     status = 200
     if request.method == "POST" and memory.redacted_at is not None:
         # A second submit (back button, double click): nothing more to do; say what happened before.
         messages.info(
             request,
             f"All versions of {memory.public_id} were already redacted by {actor_name(memory.redacted_by)} "
-            f"on {timezone.localtime(memory.redacted_at):%d %b %Y, %H:%M}.",
+            f"on {timezone.localtime(memory.redacted_at):%d %b %Y, %H:%M %Z}.",
         )
         return redirect("console:deleted", store_id=store.public_id)
     if request.method == "POST":
         if form.is_valid():
-            _done, error = _perform(request, memory_redact_all_versions, store=store, memory_id=memory.public_id)
+            _done, error = _perform(
+                request, memory_redact_all_versions, store=store, memory_id=memory.public_id,
+                reason=form.cleaned_data["reason"],
+            )
             if error is not None:
                 status = _error_status(error)
             else:

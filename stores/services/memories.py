@@ -29,6 +29,7 @@ from stores.restore_window import is_restorable
 
 from .content import first_line_of, sha256_hex
 from .refusals import recording_refusals
+from .search import search_index_memory
 from .version_hooks import VersionWritten, version_written
 
 
@@ -143,6 +144,8 @@ def _save_version(memory: Memory, store: Store, writer: Writer, change: str, rea
     memory._change_reason = _safe_reason(reason) or None
     memory._history_user = writer.user if writer.is_person else None
     memory.save()
+    # The search index follows every version in the same transaction, so it never lags a write.
+    search_index_memory(memory, writer_name=writer.name, run_public_id=writer.run.public_id if writer.run else "")
     version_written(VersionWritten(memory, store, writer, operation, memory.head_version_id))
 
 

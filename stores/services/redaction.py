@@ -34,8 +34,9 @@ from stores.models import Memory, Refusal, SetAside, SetAsideStatus, Store
 from stores.operations import Operation
 
 from .content import keyed_fingerprint
-from .memories import check_change, lock_store, snapshot_cache_key
+from .memories import _safe_reason, check_change, lock_store, snapshot_cache_key
 from .refusals import recording_refusals
+from .search import search_index_purge_memory
 from .stores import require_console_admin
 
 logger = logging.getLogger(__name__)
@@ -60,6 +61,7 @@ class Redaction:
     writer: Writer
     now: datetime
     texts: list[str] = field(default_factory=list)
+    reason: str = ""  # the person's reason, kept with the redaction
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,8 @@ def _blank_versions(r: Redaction) -> None:
 def _blank_memory_row(r: Redaction) -> None:
     """The memory row itself; who redacted it and when stay on record."""
     redacted_by = dict(r.writer.actor)
+    if r.reason:
+        redacted_by["reason"] = _reason_without_quotes(r.reason, r.texts)
     if r.memory.deleted_by_person:
         # Only a keyed fingerprint of the path stays, so runs that started before the delete still
         # cannot bring the memory back (the when-check); the path itself is gone.
@@ -101,6 +105,21 @@ def _blank_memory_row(r: Redaction) -> None:
         content="", path="", first_line="", content_sha256="", size_bytes=0, redacted_at=r.now,
         redacted_by=redacted_by, delete_reason="",
     )
+
+
+def _reason_without_quotes(reason: str, texts: list[str]) -> str:
+    """The reason, its secrets and any quote of the redacted texts (whole, or one of their lines)
+    replaced: it stays on record after the text is gone."""
+    why = _safe_reason(reason)
+    quotes = set(texts) | {line.strip() for text in texts for line in text.splitlines()}
+    for text in sorted((t for t in quotes if len(t) >= 8), key=len, reverse=True):
+        why = why.replace(text, REDACTED_QUOTE)
+    return why
+
+
+def _purge_search_index(r: Redaction) -> None:
+    """The full-text search index: its entry row and the database's own index (FTS5 on SQLite)."""
+    search_index_purge_memory(r.memory)
 
 
 def _blank_set_asides(r: Redaction) -> None:
@@ -176,6 +195,7 @@ REACH: tuple[Reach, ...] = (
     Reach("stores.Memory", ("path", "content", "content_sha256", "first_line", "delete_reason"), _blank_memory_row),
     Reach("stores.SetAside", ("path", "text", "text_sha256", "base_sha256"), _blank_set_asides),
     Reach("stores.Refusal", ("path", "message"), _scrub_refusals),
+    Reach("stores.SearchEntry", ("path", "body"), _purge_search_index),
     Reach("runs.RunRecord", ("transcript", "events"), _scrub_run_records),
     Reach("cache:store-snapshot", (), _forget_cached_snapshot),
 )
@@ -197,11 +217,12 @@ def _texts_of(memory: Memory) -> list[str]:
     return [t for t in texts if t]
 
 
-def memory_redact_all_versions(*, writer: Writer, store: Store, memory_id: str) -> Memory:
+def memory_redact_all_versions(*, writer: Writer, store: Store, memory_id: str, reason: str = "") -> Memory:
     """Remove the text and path of every stored copy of a deleted memory, for good.
 
     Calls every entry of ``REACH`` in its transaction, then asks for a VACUUM of the tables it
-    touched once it has committed. Who redacted and when stays on record. Repeating it changes nothing.
+    touched once it has committed. Who redacted, when and why (``reason``, never quoting the
+    text) stays on record. Repeating it changes nothing.
     """
 
     def work() -> Memory:
@@ -219,7 +240,8 @@ def memory_redact_all_versions(*, writer: Writer, store: Store, memory_id: str) 
         )
         if memory.redacted_at is not None:
             return memory
-        redaction = Redaction(memory=memory, store=locked, writer=writer, now=timezone.now(), texts=_texts_of(memory))
+        redaction = Redaction(memory=memory, store=locked, writer=writer, now=timezone.now(), texts=_texts_of(memory),
+                              reason=reason)
         for reach in REACH:
             reach.scrub(redaction)
         enqueue_on_commit(VACUUM_TASK, {"tables": reach_tables()})

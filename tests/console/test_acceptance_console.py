@@ -210,7 +210,9 @@ def test_a_memory_deleted_before_the_window_can_still_be_found_and_redacted(clie
     assert f'href="/console/stores/{sid}/deleted/{old.public_id}/redact/"' in page
     assert ">Restore</button>" not in page
 
-    done = client.post(f"/console/stores/{sid}/deleted/{old.public_id}/redact/", {"confirm": "yes"}, follow=True)
+    done = client.post(f"/console/stores/{sid}/deleted/{old.public_id}/redact/",
+                       {"confirm": "yes", "reason": "holds a card number", "confirm_path": "/data/old-secret.md"},
+                       follow=True)
     assert done.status_code == 200
     old.refresh_from_db()
     assert old.redacted_at is not None and old.content == "" and old.path == ""
@@ -225,11 +227,12 @@ def test_confirming_a_redaction_twice_says_it_was_already_done_and_keeps_who_did
     memory_delete(writer=f.person_writer(world.contact), store=store, memory_id=memory.public_id)
     url = f"/console/stores/{store.public_id}/deleted/{memory.public_id}/redact/"
     client.force_login(world.contact)
-    client.post(url, {"confirm": "yes"}, follow=True)  # follow: its own message is shown and spent
+    confirmed = {"confirm": "yes", "reason": "a phone number", "confirm_path": "/data/pii.md"}
+    client.post(url, confirmed, follow=True)  # follow: its own message is shown and spent
     first = Memory.objects.get(pk=memory.pk)
 
     client.force_login(world.admin)
-    again = client.post(url, {"confirm": "yes"}, follow=True)
+    again = client.post(url, confirmed, follow=True)
     texts = [str(m) for m in again.context["messages"]]
     assert any("already redacted by carol" in t for t in texts), texts
     assert not any(t.startswith("Redacted all versions") for t in texts)
@@ -415,6 +418,8 @@ def test_in_chromium_without_javascript_the_words_lead_where_they_say(live_serve
             page.screenshot(path=str(SHOTS / "acceptance-02-deleted-earlier.png"), full_page=True)
             row.locator("a:has-text('Redact all versions')").click()
             page.wait_for_url("**/redact/")
+            page.fill("textarea[name=reason]", "It holds a card number.")
+            page.fill("input[name=confirm_path]", "/data/old-card.md")
             page.click("button:has-text('Redact all versions')")
             page.wait_for_url(f"{base}/console/stores/{store.public_id}/deleted/")
             assert Memory.objects.get(pk=old.pk).redacted_at is not None

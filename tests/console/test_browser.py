@@ -137,6 +137,8 @@ def test_contact_deletes_restores_deletes_again_and_redacts(page, live_server, w
     page.wait_for_url("**/redact/")
     assert "cannot be undone" in page.locator("main").inner_text()
     shot(page, "11-redact-confirmation")
+    page.fill("textarea[name=reason]", "It quotes a customer's name.")
+    page.fill("input[name=confirm_path]", "/conventions/naming.md")
     page.click("button:has-text('Redact all versions')")
     page.wait_for_url("**/deleted/")
     assert "Redacted all versions" in page.locator(".messages").inner_text()

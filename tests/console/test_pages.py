@@ -262,7 +262,8 @@ def test_redact_needs_confirm_yes(carol, scene):
 
 def test_redact_removes_every_version_text_and_path_and_blocks_restore(carol, world, scene):
     sid, gone = scene.store.public_id, scene.deleted
-    response = carol.post(f"/console/stores/{sid}/deleted/{gone.public_id}/redact/", {"confirm": "yes"}, follow=True)
+    response = carol.post(f"/console/stores/{sid}/deleted/{gone.public_id}/redact/",
+                          {"confirm": "yes", "reason": "wrong time", "confirm_path": "/data/orders-feed.md"}, follow=True)
     assert response.redirect_chain[-1][0] == f"/console/stores/{sid}/deleted/"
     body = response.content.decode()
     assert "orders-feed" not in body and "06:00" not in body
@@ -283,7 +284,7 @@ def test_redact_removes_every_version_text_and_path_and_blocks_restore(carol, wo
 def test_redact_is_only_for_deleted_memories(carol, scene):
     url = f"/console/stores/{scene.store.public_id}/deleted/{scene.live.public_id}/redact/"
     assert carol.get(url).status_code == 404
-    assert carol.post(url, {"confirm": "yes"}).status_code == 404
+    assert carol.post(url, {"confirm": "yes", "reason": "r", "confirm_path": scene.live.path}).status_code == 404
     assert Memory.objects.get(pk=scene.live.pk).redacted_at is None
 
 

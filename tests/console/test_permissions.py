@@ -117,7 +117,7 @@ ACTIONS = {
     ),
     "redact": (
         lambda s: f"/console/stores/{s.store.public_id}/deleted/{s.deleted.public_id}/redact/",
-        {"confirm": "yes"},
+        {"confirm": "yes", "reason": "wrong time", "confirm_path": "/data/orders-feed.md"},
         {"gone redacted": True},
     ),
     "use set-aside": (

@@ -104,7 +104,8 @@ def _delete_and_redact(client, world, marked: Marked, *, before_redaction=None) 
     assert response.status_code == 302
     if before_redaction is not None:
         before_redaction()
-    response = client.post(f"/console/stores/{store.public_id}/deleted/{memory.public_id}/redact/", {"confirm": "yes"})
+    response = client.post(f"/console/stores/{store.public_id}/deleted/{memory.public_id}/redact/",
+                           {"confirm": "yes", "reason": "a customer name", "confirm_path": memory.path})
     assert response.status_code == 302
 
 

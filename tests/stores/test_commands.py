@@ -617,3 +617,44 @@ def test_without_json_a_command_prints_one_line_per_field():
     lines = out.getvalue().splitlines()
     assert lines[0] == "name: Airflow"
     assert lines[1].startswith("memory_store_id: memstore_")
+
+
+def test_seed_demo_prints_the_escalation_contacts_login(client, monkeypatch):
+    monkeypatch.delenv("DEMO_CONTACT_PASSWORD", raising=False)
+    _, stderr = seed_demo()
+    password = stderr.split("demo-contact / ", 1)[1].split()[0]
+    signed_in = client.post("/console/login/", {"username": "demo-contact", "password": password})
+    assert signed_in.status_code == 302
+    assert client.get("/console/").status_code == 200
+    _, again = seed_demo()
+    assert get_user_model().objects.get(username="demo-contact").check_password(
+        again.split("demo-contact / ", 1)[1].split()[0]
+    )
+
+
+def test_seed_demo_again_never_brings_back_what_a_person_deleted_changed_or_redacted(monkeypatch):
+    from stores.services.memories import memory_delete, memory_update
+    from stores.services.redaction import memory_redact_all_versions
+    from tests import factories as f
+
+    seed_demo()
+    store = JiraProject.objects.get(key="DEMO").store
+    admin = f.person_writer(get_user_model().objects.get(username="admin"))
+    changed = Memory.objects.get(store=store, path="/conventions/model-naming.md")
+    memory_update(writer=admin, store=store, memory_id=changed.public_id, content="Corrected by a person.\n")
+    deleted = Memory.objects.get(store=store, path="/data/orders-refunds.md")
+    memory_delete(writer=admin, store=store, memory_id=deleted.public_id)
+    redacted = Memory.objects.get(store=store, path="/issues/duplicate-customers.md")
+    memory_delete(writer=admin, store=store, memory_id=redacted.public_id)
+    memory_redact_all_versions(writer=admin, store=store, memory_id=redacted.public_id)
+    moved = Memory.objects.get(store=store, path="/rationale/loyalty-tiers.md")
+    memory_update(writer=admin, store=store, memory_id=moved.public_id, path="/rationale/tiers.md")
+    count = Memory.objects.count()
+
+    seed_demo()
+    assert Memory.objects.count() == count
+    assert Memory.objects.get(pk=changed.pk).content == "Corrected by a person.\n"
+    assert Memory.objects.get(pk=deleted.pk).deleted_at is not None
+    assert not Memory.objects.filter(store=store, path="/data/orders-refunds.md", deleted_at__isnull=True).exists()
+    assert not Memory.objects.filter(store=store, path="/issues/duplicate-customers.md").exists()
+    assert not Memory.objects.filter(store=store, path="/rationale/loyalty-tiers.md").exists()

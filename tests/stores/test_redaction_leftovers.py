@@ -85,6 +85,8 @@ NOT_MEMORY_TEXT: dict[str, set[str]] = {
         "lesson_prompt",
     },
     "jira_link.JiraTicket": {"status", "assignee_account_id", "project_key", "key"},
+    # The search index's document: what kind of row it is, and who changed it last (path and body are on REACH).
+    "stores.SearchEntry": {"source", "writer_name", "run_public_id"},
     # Follow-up tasks carry ids only.
     "schedule.OutboxMessage": {"last_error", "kwargs", "task_name"},
 }
@@ -220,7 +222,8 @@ def _delete_and_redact(client, world, memory: Memory) -> None:
     response = client.post(f"/console/stores/{store.public_id}/memories/{memory.public_id}/delete/",
                            {"reason": "holds a customer's name"})
     assert response.status_code == 302
-    response = client.post(f"/console/stores/{store.public_id}/deleted/{memory.public_id}/redact/", {"confirm": "yes"})
+    response = client.post(f"/console/stores/{store.public_id}/deleted/{memory.public_id}/redact/",
+                           {"confirm": "yes", "reason": "a customer's name", "confirm_path": memory.path})
     assert response.status_code == 302
 
 

@@ -3,7 +3,9 @@
 Demo data for a first run: a client, a Jira project with the dbt toolset, two agents in a pod
 covering it, an admin, an escalation contact, and a few lessons in the project, practice and
 toolset stores (written through the memory services, so they pass the checks). Running it
-again keeps what exists, issues new agent tokens and sets the admin's password anew.
+again keeps what exists, issues new agent tokens and sets the admin's and the contact's
+passwords anew. A demo memory is written only the first time: one that a person has since
+changed, deleted or redacted stays as the person left it.
 """
 
 from __future__ import annotations
@@ -17,17 +19,19 @@ from django.core.management.base import CommandError
 from django.db import transaction
 
 from stores.console_checks.request import Writer
+from stores.console_checks.when import PATH_FINGERPRINT_KEY, path_fingerprint
 from stores.errors import ConsoleError
 from stores.management.base import JsonCommand
-from stores.models import Client, HostedAgent, JiraProject, Pod, Store, StoreKind, Toolset
+from stores.models import Client, HostedAgent, JiraProject, Memory, Pod, Store, StoreKind, Toolset
 from stores.services import registry
 from stores.services.escalation_contacts import escalation_contact_add
+from stores.services.memories import memory_create
 from stores.services.tokens import token_issue_for_agent
-from stores.services.transfer import memory_put
 
 ADMIN_USERNAME = "admin"
 ADMIN_PASSWORD_ENV = "DEMO_ADMIN_PASSWORD"  # pragma: allowlist secret (the variable's name)
 CONTACT_USERNAME = "demo-contact"
+CONTACT_PASSWORD_ENV = "DEMO_CONTACT_PASSWORD"  # pragma: allowlist secret (the variable's name)
 CLIENT = {
     "name": "Northwind Outfitters",
     "aliases": ["Northwind", "NWO"],
@@ -126,10 +130,7 @@ class Command(JsonCommand):
         pod.projects.add(project)
 
         admin, admin_password = self._admin()
-        User = get_user_model()
-        contact = User.objects.filter(username=CONTACT_USERNAME).first() or registry.person_add(
-            username=CONTACT_USERNAME, email="demo-contact@example.com"
-        )
+        contact, contact_password = self._contact()
         escalation_contact_add(key=project.key, username=contact.get_username())
 
         writer = Writer(user=admin, door="import")
@@ -140,7 +141,11 @@ class Command(JsonCommand):
             (toolset.store, TOOLSET_MEMORIES),
         ):
             for path, content in memories.items():
-                counts[memory_put(writer=writer, store=store, path=path, content=content, reason="demo data")] += 1
+                if _ever_held(store, path):
+                    counts["unchanged"] += 1  # as a person left it: changed, deleted or redacted
+                    continue
+                memory_create(writer=writer, store=store, path=path, content=content, reason="demo data")
+                counts["created"] += 1
 
         # The JSON carries exactly the issue's keys; the rest of what a person needs goes to stderr.
         self.stderr.write(
@@ -150,6 +155,11 @@ class Command(JsonCommand):
         )
         if admin_password is not None:
             self.stderr.write(f"Admin login for /admin/ and /console/: {admin.get_username()} / {admin_password}")
+        if contact_password is not None:
+            self.stderr.write(
+                f"Escalation contact login for /console/ (project {project.key}): "
+                f"{contact.get_username()} / {contact_password}"
+            )
         return {"agents": agents, "admin": {"username": admin.get_username()}}
 
     def _admin(self) -> tuple[Any, str | None]:
@@ -166,3 +176,32 @@ class Command(JsonCommand):
             admin.set_password(password)
             admin.save()
         return admin, (password if from_env is None else None)
+
+    def _contact(self) -> tuple[Any, str | None]:
+        """The demo escalation contact, with a password set anew (None when the environment gave it)."""
+        from_env = os.environ.get(CONTACT_PASSWORD_ENV) or None
+        password = from_env or secrets.token_urlsafe(12)
+        User = get_user_model()
+        contact = User.objects.filter(username=CONTACT_USERNAME).first()
+        if contact is None:
+            contact = registry.person_add(
+                username=CONTACT_USERNAME, email="demo-contact@example.com", password=password
+            )
+        else:
+            contact.is_active = True
+            contact.set_password(password)
+            contact.save()
+        return contact, (password if from_env is None else None)
+
+
+def _ever_held(store: Store, path: str) -> bool:
+    """Whether the store has ever held a memory at ``path``: live, deleted, renamed away, or
+    redacted after a person deleted it (only a keyed fingerprint of that path remains)."""
+    if Memory.objects.filter(store=store, path=path).exists():
+        return True
+    if Memory.history.filter(store_id=store.pk, path=path).exists():  # renamed away since
+        return True
+    fingerprint = path_fingerprint(store.pk, path)
+    return Memory.objects.filter(store=store, redacted_at__isnull=False).filter(
+        **{f"redacted_by__{PATH_FINGERPRINT_KEY}": fingerprint}
+    ).exists()
