@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from .state import (
+    CONFLICT_SUFFIX,
     DIR_MODE,
     FILE_MODE,
     PROJECT_FOLDERS,
@@ -167,6 +168,33 @@ class FilesMixin(FolderState):
             os.chmod(tmp, FILE_MODE)
             os.replace(tmp, path)
         result.refused.append({"path": rel, "reason_code": code})
+
+    def _keep_losing_text(self, rel: str, text: str) -> str:
+        """Keep a text that lost a race beside its file as ``<file>.conflict``; returns that file's name.
+
+        An earlier copy holding another text is never overwritten: the next free ``<file>.N.conflict``
+        is taken instead. The same text lost twice is kept once.
+        """
+        data = text.encode("utf-8")
+        path = self.root / (rel + CONFLICT_SUFFIX)
+        n = 1
+        while True:
+            try:
+                if path.read_bytes() == data:
+                    return path.name
+            except FileNotFoundError:
+                break
+            n += 1
+            path = self.root / f"{rel}.{n}{CONFLICT_SUFFIX}"
+        att = self._att_for(rel)
+        if att is not None:
+            self._ensure_dir(path.parent, att)
+        with self._writable(path.parent):
+            tmp = self.state_dir / "tmp" / secrets.token_hex(8)
+            tmp.write_bytes(data)
+            os.chmod(tmp, FILE_MODE)
+            os.replace(tmp, path)
+        return path.name
 
     def _clear_refused(self, rel: str) -> None:
         path = self.root / (rel + REFUSED_SUFFIX)

@@ -140,8 +140,10 @@ class PushMixin(UndoMixin):
             self._forget(rel)
             self._push_create(result, rel, data, keep)
         elif answer.status == 409:
-            self._undo_or_keep(result, rel, att, entry, self._code(answer), answer.message
-                               or "The saved copy changed first and wins; your text was kept aside.", keep)
+            kept = self._keep_losing_text(rel, text)
+            message = answer.message or "The saved copy changed first and wins; your text was kept aside."
+            self._undo_or_keep(result, rel, att, entry, self._code(answer),
+                               f"{message}\n{_beside(kept, _set_aside_id(answer))}", keep)
         else:
             self._undo_or_keep(result, rel, att, entry, self._code(answer), answer.message, keep)
 
@@ -166,16 +168,24 @@ class PushMixin(UndoMixin):
 
     def _lost_create(self, result: PassResult, rel: str, att: dict[str, str], text: str, conflict: ApiError,
                      keep) -> None:
-        """Another writer created the same path first: its saved copy wins, this text is kept aside.
+        """Another writer created the same path first: its saved copy wins, this text is kept aside,
+        by the console and beside the file as ``<file>.conflict``.
 
-        The text is sent as a change based on an empty file (what this writer started from), so
-        the console keeps it aside exactly as it keeps the losing side of any concurrent edit.
+        A console that keeps a losing create's text aside itself says so with
+        ``error.details.set_aside_id``. One that does not is sent the text as a change based on an
+        empty file (what this writer started from), so it keeps it aside exactly as it keeps the
+        losing side of any concurrent edit. The winner's copy then takes the file's place; when it
+        cannot be fetched yet, the file stays and the next pass (asking again) brings it.
         """
         memory_id = conflict.error.get("conflicting_memory_id")
+        aside = _set_aside_id(conflict)
+        differs = sha256_bytes(text.encode("utf-8")) != EMPTY_SHA
         if not memory_id:
-            self._undo(result, rel, att, None, "path_conflict", conflict.message)
+            kept = self._keep_losing_text(rel, text) if differs else None
+            self._undo(result, rel, att, None, "path_conflict",
+                       conflict.message + (f"\n{_beside(kept, aside)}" if kept else ""))
             return
-        if sha256_bytes(text.encode("utf-8")) != EMPTY_SHA:
+        if differs and aside is None:
             body = {"content": text, "precondition": {"type": "content_sha256", "content_sha256": EMPTY_SHA}}
             answer = self._call(result, rel, lambda: self.api.post(f"{self._memories(att)}/{memory_id}", body))
             if not isinstance(answer, ApiError):
@@ -187,6 +197,7 @@ class PushMixin(UndoMixin):
             if answer.status != 409:
                 self._undo(result, rel, att, None, self._code(answer), answer.message)
                 return
+            aside = _set_aside_id(answer)
         saved = self._saved_copy(result, rel, att, memory_id)
         if isinstance(saved, ApiError):
             keep(rel)
@@ -194,12 +205,15 @@ class PushMixin(UndoMixin):
         if saved is None:
             keep(rel)  # deleted meanwhile: the next pass creates it again
             return
+        lost = saved["content_sha256"] != sha256_bytes(text.encode("utf-8"))
+        kept = self._keep_losing_text(rel, text) if lost and differs else None  # before the file is replaced
         self._remove(rel)
         self._put(att, att["folder"] + saved["path"], saved["content"] or "", saved["id"], saved["content_sha256"])
-        if saved["content_sha256"] != sha256_bytes(text.encode("utf-8")):
+        if lost:
             self._refuse(result, rel, "stale_base",
                          f"Another writer saved {saved['path']} first; its copy wins and is now in the folder. "
-                         "Your text was kept aside for a person to fold in.")
+                         "Your text was kept aside for a person to fold in."
+                         + (f"\n{_beside(kept, aside)}" if kept else ""))
 
     def _push_rename(self, result: PassResult, old: str, new: str, keep) -> None:
         entry = self.files[old]
@@ -248,3 +262,16 @@ class PushMixin(UndoMixin):
                       "was put back."
         self._undo_or_keep(result, rel, att, entry, self._code(answer), message, keep)
 
+
+
+def _set_aside_id(exc: ApiError) -> str | None:
+    """The id of the set-aside text a 409 names (``error.details.set_aside_id``), when it names one."""
+    details = exc.error.get("details")
+    value = details.get("set_aside_id") if isinstance(details, dict) else None
+    return value if isinstance(value, str) and value else None
+
+
+def _beside(kept: str | None, aside: str | None) -> str:
+    """The line of a ``.refused`` file that says where the losing text is."""
+    where = f"The console keeps it as set-aside {aside}. " if aside else ""
+    return f"{where}Your text is beside this file as {kept}." if kept else where.strip()

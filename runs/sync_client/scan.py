@@ -10,7 +10,7 @@ import time
 from collections.abc import Iterator
 
 from .files import FilesMixin
-from .state import RACY_NS, REFUSED_SUFFIX, _Scan, sha256_bytes
+from .state import CONFLICT_SUFFIX, RACY_NS, REFUSED_SUFFIX, _Scan, sha256_bytes
 
 
 class ScanMixin(FilesMixin):
@@ -32,7 +32,7 @@ class ScanMixin(FilesMixin):
                 continue
             if stat.S_ISDIR(st.st_mode):
                 yield from self._walk(entry.path, f"{rel_dir}/{name}")
-            elif stat.S_ISREG(st.st_mode) and not name.endswith(REFUSED_SUFFIX):
+            elif stat.S_ISREG(st.st_mode) and not name.endswith((REFUSED_SUFFIX, CONFLICT_SUFFIX)):
                 yield f"{rel_dir}/{name}", st
 
     def _scan(self) -> _Scan:

@@ -25,6 +25,8 @@ from .http import Api, ApiError
 STATE_DIR = ".memory-sync"
 STATE_FILE = "state.json"
 REFUSED_SUFFIX = ".refused"
+# The folder's own copy of a text that lost a race (the console keeps it aside too): never uploaded.
+CONFLICT_SUFFIX = ".conflict"
 INSTRUCTIONS_FILE = "INSTRUCTIONS.md"
 PROJECT_FOLDERS = ("conventions", "data", "rationale", "solutions", "issues")
 READ_ONLY = "read_only"
