@@ -88,8 +88,15 @@ class Api:
             data = json.dumps(body or {}).encode("utf-8")
             headers["Content-Type"] = "application/json"
         try:
-            response = self.session.request(method, url, params=params, data=data, headers=headers,
-                                            timeout=timeout or self.timeout, allow_redirects=False)
+            try:
+                response = self.session.request(method, url, params=params, data=data, headers=headers,
+                                                timeout=timeout or self.timeout, allow_redirects=False)
+            except requests.ConnectionError:
+                if method != "GET":
+                    raise
+                # A kept-alive connection the console closed meanwhile: a read is safe to ask again, once.
+                response = self.session.request(method, url, params=params, headers=headers,
+                                                timeout=timeout or self.timeout, allow_redirects=False)
         except (requests.exceptions.InvalidURL, requests.exceptions.MissingSchema,
                 requests.exceptions.InvalidSchema, ValueError) as exc:
             # Not a URL that can be opened (the folder's state names a bad address).

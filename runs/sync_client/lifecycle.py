@@ -94,15 +94,19 @@ class Folder(ScanMixin, PushMixin, PullMixin):
 
     # A pass.
 
-    def sync_pass(self) -> PassResult:
-        """One pass: scan, undo what may not change, push, pull the change feed, save the state."""
+    def sync_pass(self, fetched: tuple[str, dict[str, Any]] | None = None) -> PassResult:
+        """One pass: scan, undo what may not change, push, pull the change feed, save the state.
+
+        ``fetched`` is a change-feed answer already in hand, with the cursor it was asked with
+        (``watch``'s held request): the pull starts from it instead of asking again.
+        """
         result = PassResult()
         self._known_dirs.clear()  # the agent may have removed folders since the last pass
         try:
             scan = self._scan()
             dirty = self._push(scan, result)
             self._lay_out()  # a folder removed wholesale comes back, as at checkout (a few stats)
-            self._pull(result, dirty)
+            self._pull(result, dirty, fetched)
         except _Abort:
             result.complete = False
         except SyncFailed as exc:

@@ -12,10 +12,19 @@ from .state import PassResult, SyncFailed, _safe_memory_path, sha256_bytes
 class PullMixin(FilesMixin):
     """Bringing the console's changes into the folder."""
 
-    def _pull(self, result: PassResult, unsaved: set[str]) -> None:
+    def _pull(self, result: PassResult, unsaved: set[str],
+              fetched: tuple[str, dict[str, Any]] | None = None) -> None:
+        """Apply the change feed from the cursor on. ``fetched`` is a feed answer already in hand
+        (a held request that came back) with the cursor it was asked with: used as the first page
+        when that cursor is still the folder's, else dropped."""
         cursor = self.state["cursor"]
+        first = fetched[1] if fetched is not None and fetched[0] == cursor else None
         while True:
-            answer = self._call(result, "", lambda c=cursor: self.api.get(f"/v1/runs/{self.run_id}/changes", cursor=c))
+            if first is not None:
+                answer, first = first, None
+            else:
+                answer = self._call(result, "", lambda c=cursor: self.api.get(f"/v1/runs/{self.run_id}/changes",
+                                                                              cursor=c))
             if isinstance(answer, ApiError):
                 if not answer.transient:
                     raise SyncFailed(f"the console refused the change feed: {answer}")

@@ -70,3 +70,23 @@ class ScanMixin(FilesMixin):
         scan.missing = sorted(rel for rel in self.files if rel not in seen)
         return scan
 
+
+    def changed_since_pass(self) -> bool:
+        """True when a file was written, added or removed since the last pass saw the folder: sizes
+        and times against what the pass recorded, reading only files written in the racy window
+        (as the scan would). `watch` looks with this while the console holds its request."""
+        now = time.time_ns()
+        seen = 0
+        for att in self.stores:
+            for rel, st in self._walk(str(self.root / att["folder"]), att["folder"]):
+                entry = self.files.get(rel)
+                if entry is None or entry.size != st.st_size or entry.mtime_ns != st.st_mtime_ns:
+                    return True
+                if entry.mtime_ns >= min(entry.checked_ns, now) - RACY_NS:
+                    try:
+                        if sha256_bytes((self.root / rel).read_bytes()) != entry.sha:
+                            return True
+                    except OSError:
+                        return True
+                seen += 1
+        return seen != len(self.files)
