@@ -17,12 +17,13 @@ from urllib.parse import urlencode
 import pytest
 import requests
 from django.core.asgi import get_asgi_application
+from django.db import connection
 from werkzeug import Request, Response
 
 from runs.api.long_poll import HoldChanges
 from runs.sync_client.cli import main
 from stores.models import Memory, Store
-from stores.services.change_notices import hub
+from stores.services.change_notices import hub, wait_for_store_changes_blocking
 from stores.services.memories import memory_delete, memory_update
 from tests import factories as f
 
@@ -30,6 +31,9 @@ from .conftest import RUNS, started
 from .sync_helpers import checkout
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
+# Held requests on a live server run on PostgreSQL: on SQLite the live server shares one
+# in-memory connection across its threads, so a request polling it while others write is not a
+# fair test. The SQLite polling itself is tested below without a live server.
 
 WAIT_HEADER = "memory-console-wait"
 
@@ -60,6 +64,7 @@ class Held(threading.Thread):
         self.response = feed(*self.args_, wait=self.wait)
 
 
+@pytest.mark.postgres  # the live server shares one SQLite connection across its threads
 def test_a_held_request_answers_as_soon_as_a_change_is_committed(api, world, live_server):
     memory = f.make_memory(world.project_store, "/data/orders.md", "v1\n")
     run = started(api, world.agent_token)
@@ -86,6 +91,7 @@ def test_a_held_request_answers_as_soon_as_a_change_is_committed(api, world, liv
     assert [c["deleted"] for c in held.response.json()["changes"]] == [True]
 
 
+@pytest.mark.postgres  # the live server shares one SQLite connection across its threads
 def test_a_held_request_with_no_change_answers_when_the_wait_ends(api, world, live_server):
     run = started(api, world.agent_token)
     cursor = cursor_of(live_server.url, run)
@@ -98,6 +104,7 @@ def test_a_held_request_with_no_change_answers_when_the_wait_ends(api, world, li
     assert held.response.json()["changes"] == [] and held.response.json()["cursor"] == cursor
 
 
+@pytest.mark.postgres  # the live server shares one SQLite connection across its threads
 def test_a_run_never_wakes_for_a_store_it_may_not_see(api, world, live_server):
     run = started(api, world.agent_token)
     other_store = Store.objects.get(project=world.other_project)
@@ -130,6 +137,21 @@ def test_wait_0_answers_at_once_and_says_it_holds(api, world):
     cursor = api.as_token(run["token"]).get(f"{RUNS}/{run['id']}/snapshot").json()["cursor"]
     response = api.get(f"{RUNS}/{run['id']}/changes", {"cursor": cursor, "wait": "0"})
     assert response.status_code == 200 and response[WAIT_HEADER] == "0" and response.json()["changes"] == []
+
+
+def test_on_sqlite_a_waiting_request_polls_the_change_numbers(api, world):
+    """Without notices (SQLite) a waiter looks at its stores' change numbers itself (on
+    PostgreSQL the look right after registering sees the same)."""
+    store = world.project_store
+    store.refresh_from_db()
+    seen = {store.public_id: store.change_seq}
+    assert wait_for_store_changes_blocking(seen, 0.3) is False  # nothing moved: the wait ends
+    f.make_memory(store, "/data/orders.md", "v1\n")
+    assert wait_for_store_changes_blocking(seen, 5) is True  # moved: seen at the next look
+    other = Store.objects.get(project=world.other_project)
+    f.make_memory(other, "/data/theirs.md", "theirs\n")
+    store.refresh_from_db()
+    assert wait_for_store_changes_blocking({store.public_id: store.change_seq}, 0.3) is False
 
 
 # Under ASGI: the request is held on the event loop, outside Django, holding no thread.
@@ -183,9 +205,14 @@ def test_under_asgi_held_requests_hold_no_thread_each(api, world, settings):
         counts["held"] = hub.waiting()
         counts["threads"] = threading.active_count() - before
         assert not any(t.done() for t in held)
-        await loop.run_in_executor(None, lambda: memory_update(
-            writer=f.person_writer(world.admin), store=world.project_store, memory_id=memory.public_id,
-            content="v2\n"))
+        def change() -> None:
+            try:
+                memory_update(writer=f.person_writer(world.admin), store=world.project_store,
+                              memory_id=memory.public_id, content="v2\n")
+            finally:
+                connection.close()  # a pool thread's own connection, closed before the thread goes
+
+        await loop.run_in_executor(None, change)
         return await asyncio.wait_for(asyncio.gather(*held), timeout=25)
 
     answers = asyncio.run(scenario())
@@ -232,6 +259,7 @@ def eventually(predicate, what: str) -> None:
     raise AssertionError(f"never happened: {what}")
 
 
+@pytest.mark.postgres  # the live server shares one SQLite connection across its threads
 def test_watch_waits_on_the_feed_and_still_pushes_local_writes_at_once(api, world, live_server, tmp_path):
     memory = f.make_memory(world.project_store, "/data/orders.md", "v1\n")
     run = started(api, world.agent_token)
