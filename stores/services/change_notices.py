@@ -1,7 +1,8 @@
 """Notices of committed memory writes, for waiting readers (a run folder's long-poll).
 
-One hook, ``notice_store_change``, is called by the memory service for every write (every write
-advances its store's change number). On PostgreSQL it sends ``NOTIFY`` inside the write's own
+The memory service's one hook (``version_hooks``: a version was written) calls
+``notice_version_written`` for every write (every write advances its store's change number); the
+stores app registers it in its ``ready()``. On PostgreSQL it sends ``NOTIFY`` inside the write's own
 transaction, so PostgreSQL delivers it when, and only when, the write commits, to every console
 instance listening on that database. Each process listens on one connection, in one thread, and
 wakes the requests waiting on that store (``wait_for_store_changes``); a request waits on the
@@ -27,6 +28,8 @@ from django.db import close_old_connections, connection, connections
 
 from stores.models import Store
 
+from .version_hooks import VersionWritten
+
 log = logging.getLogger(__name__)
 
 CHANNEL = "memory_console_store_changes"
@@ -40,11 +43,15 @@ def _on_postgresql() -> bool:
     return connections["default"].vendor == "postgresql"
 
 
+def notice_version_written(event: VersionWritten) -> None:
+    """The version-written listener: tell waiting readers of the write's store."""
+    notice_store_change(event.store)
+
+
 def notice_store_change(store: Store) -> None:
     """Tell waiting readers that ``store`` reached ``store.change_seq``, once the write commits.
 
-    Called by the memory service inside the write's transaction, right after the change number
-    moved. PostgreSQL holds a ``NOTIFY`` back until the commit and drops it on a rollback; a
+    Called inside the write's transaction, after the change number moved. PostgreSQL holds a ``NOTIFY`` back until the commit and drops it on a rollback; a
     transaction that writes one store several times sends the notice once per number.
     """
     if not _on_postgresql():

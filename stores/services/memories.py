@@ -27,7 +27,6 @@ from stores.operations import VERSION_OPERATION, Operation, VersionOperation
 from stores.paths import segments_of
 from stores.restore_window import is_restorable
 
-from .change_notices import notice_store_change
 from .content import first_line_of, sha256_hex
 from .refusals import recording_refusals
 from .version_hooks import VersionWritten, version_written
@@ -133,7 +132,6 @@ def _save_version(memory: Memory, store: Store, writer: Writer, change: str, rea
     operation = VERSION_OPERATION[change]
     store.change_seq += 1
     Store.objects.filter(pk=store.pk).update(change_seq=store.change_seq)
-    notice_store_change(store)  # the one hook for waiting readers: sent when this write commits
     memory.change_seq = store.change_seq
     memory.head_version_id = new_version_id()
     memory._version_meta = {
