@@ -76,6 +76,38 @@ def gunicorn(workers: int = 2):
         proc.wait(timeout=10)
 
 
+@contextmanager
+def uvicorn(log_path: Path | None = None):
+    """Serve the benchmark settings under uvicorn (ASGI, one process) on a free loopback port.
+
+    Yields (url, process). Access lines go to ``log_path`` (one line a request) when given.
+    Persistent database connections stay off, as Django advises under ASGI.
+    """
+    port = free_port()
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="bench.bench_settings", DB_CONN_MAX_AGE="0")
+    log = open(log_path, "w") if log_path else subprocess.DEVNULL  # noqa: SIM115 (closed below)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "memory_console.asgi:application", "--host", "127.0.0.1",
+         "--port", str(port), "--log-level", "info" if log_path else "warning"],
+        env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                break
+        except OSError:
+            time.sleep(0.1)
+    try:
+        yield url, proc
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
+        if log_path:
+            log.close()
+
+
 def summary(samples: list[float]) -> dict[str, float]:
     ordered = sorted(samples)
     p = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))]  # noqa: E731

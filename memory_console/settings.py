@@ -98,6 +98,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "memory_console.urls"
 WSGI_APPLICATION = "memory_console.wsgi.application"
+ASGI_APPLICATION = "memory_console.asgi.application"  # uvicorn: a waiting change-feed request holds no thread
 
 TEMPLATES = [
     {

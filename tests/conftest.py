@@ -14,6 +14,7 @@ from urllib.parse import urlparse
 import pytest
 from rest_framework.test import APIClient
 
+from stores.services.change_notices import stop_listening
 from tests import factories as f
 
 pytest_plugins = ["tests.jira_standin"]
@@ -64,6 +65,14 @@ class Api(APIClient):
     def as_token(self, token: str | None) -> Api:
         self.credentials(**({"HTTP_AUTHORIZATION": f"Bearer {token}"} if token else {}))
         return self
+
+
+@pytest.fixture(scope="session", autouse=True)
+def change_notices_closed(django_db_setup, django_db_blocker):
+    """The process listens for change notices once a test holds a change-feed request; that
+    connection closes before the test database is dropped."""
+    yield
+    stop_listening()
 
 
 @pytest.fixture

@@ -157,17 +157,17 @@ def test_the_urls_point_at_the_compose_services(compose):
         assert "${" + name in env["DATABASE_URL"] and "${" + name in db_env[name]
 
 
-def test_web_runs_the_migrations_then_gunicorn_on_the_wsgi_app(compose):
+def test_web_runs_the_migrations_then_uvicorn_on_the_asgi_app(compose):
     web = compose["services"]["web"]
     script = web["command"][2] if isinstance(web["command"], list) else web["command"]
-    assert script.index("manage.py migrate") < script.index("gunicorn")
+    assert script.index("manage.py migrate") < script.index("uvicorn")
     words = command_words(web)
-    gunicorn = words[words.index("gunicorn"):]
-    assert gunicorn[1] == "memory_console.wsgi"
-    module, _, attr = gunicorn[1].partition(":")
+    uvicorn = words[words.index("uvicorn"):]
+    assert uvicorn[1] == "memory_console.asgi:application"
+    module, _, attr = uvicorn[1].partition(":")
     assert callable(getattr(importlib.import_module(module), attr or "application"))
-    bind = gunicorn[gunicorn.index("--bind") + 1]
-    container_port = bind.rsplit(":", 1)[1]
+    container_port = uvicorn[uvicorn.index("--port") + 1]
+    assert uvicorn[uvicorn.index("--host") + 1] == "0.0.0.0"
     assert any(str(p).endswith(":" + container_port) for p in web["ports"])
 
 
@@ -239,18 +239,18 @@ def test_dockerfile_builds_the_app_from_files_that_exist():
 def test_dockerfile_installs_what_the_services_run():
     dependencies = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     names = {re.split(r"[<>=\[ ;]", dep, maxsplit=1)[0].lower() for dep in dependencies}
-    assert {"gunicorn", "celery", "psycopg", "django-celery-beat"} <= names
+    assert {"uvicorn", "gunicorn", "celery", "psycopg", "django-celery-beat"} <= names
     assert "['project']['dependencies']" in DOCKERFILE.read_text()
 
 
-def test_dockerfile_runs_gunicorn_as_a_non_root_user_on_the_exposed_port():
+def test_dockerfile_runs_uvicorn_as_a_non_root_user_on_the_exposed_port():
     instructions = dockerfile_instructions()
     users = [args for keyword, args in instructions if keyword == "USER"]
     assert users and users[-1] not in ("root", "0")
     exposed = [args for keyword, args in instructions if keyword == "EXPOSE"]
     cmd = json.loads([args for keyword, args in instructions if keyword == "CMD"][-1])
-    assert cmd[:2] == ["gunicorn", "memory_console.wsgi"]
-    assert cmd[cmd.index("--bind") + 1].endswith(":" + exposed[-1])
+    assert cmd[:2] == ["uvicorn", "memory_console.asgi:application"]
+    assert cmd[cmd.index("--port") + 1] == exposed[-1]
 
 
 def test_the_build_context_leaves_out_local_state():

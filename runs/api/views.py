@@ -7,13 +7,16 @@ through a serializer. Nothing here decides.
 
 from __future__ import annotations
 
+from drf_spectacular.types import OpenApiTypes
 from rest_framework.response import Response
 
 from stores.api.schema import operation, query
 from stores.api.views import ApiView
+from stores.services.change_notices import wait_for_store_changes_blocking
 
 from .. import selectors, services
 from ..instructions import instructions_for
+from . import long_poll
 from . import serializers as s
 from .parsers import RunRecordParser
 
@@ -109,15 +112,33 @@ class RunSnapshotView(RunApiView):
 
 
 class RunChangesView(RunApiView):
-    """What changed in the run's stores since a cursor; one cheap answer when nothing did."""
+    """What changed in the run's stores since a cursor; one cheap answer when nothing did.
+
+    With ``wait=<seconds>`` (at most 30) the request is held until a change the run may see is
+    committed (see ``long_poll``); under WSGI this view waits itself, under ASGI the wait happens
+    outside it.
+    """
 
     @operation(
         operation_id="runs_changes",
         summary="What changed in the run's stores since a cursor",
-        parameters=[query("cursor", required=True, description="The snapshot's or the last answer's cursor.")],
+        parameters=[
+            query("cursor", required=True, description="The snapshot's or the last answer's cursor."),
+            query("wait", OpenApiTypes.NUMBER, "Hold the request until a change the run may see is committed, at "
+                  "most this many seconds (0 to 30); the answer then says `memory-console-wait`."),
+        ],
         response=s.RunChangesOut,
     )
     def get(self, request, run_id: str):
         run = selectors.run_for_agent(self.writer, run_id)
-        changes = selectors.run_changes(run, request.query_params.get("cursor"))
-        return Response(s.RunChangesOut({"run_active": run.ended_at is None, **changes}).data)
+        cursor = request.query_params.get("cursor")
+        wait = long_poll.wait_seconds(request.query_params.get("wait"))
+        changes = selectors.run_changes(run, cursor)
+        if wait and long_poll.nothing_new(changes) and not long_poll.held_outside(request):
+            seen = selectors.decode_change_cursor(changes["cursor"])
+            if wait_for_store_changes_blocking(seen, wait):
+                changes = selectors.run_changes(run, cursor)
+        response = Response(s.RunChangesOut({"run_active": run.ended_at is None, **changes}).data)
+        if wait is not None:
+            response[long_poll.WAIT_HEADER] = f"{wait:g}"
+        return response

@@ -1,4 +1,4 @@
-"""`memory-sync`: keeps a run's folder in step with the console. Standard library only, no Django.
+"""`memory-sync`: keeps a run's folder in step with the console. No Django: `requests` only.
 
 The folder holds one sub-folder per attached store (``project/``, ``agent/``, ``practice/``,
 ``shared/<name>/``, ``toolsets/<name>/``), ``INSTRUCTIONS.md``, and the client's own state in

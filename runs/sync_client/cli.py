@@ -2,7 +2,7 @@
 
     memory-sync checkout DIR --url URL --token RUN_TOKEN --run RUN_ID
     memory-sync once DIR
-    memory-sync watch DIR [--interval SECONDS]
+    memory-sync watch DIR [--interval SECONDS] [--no-wait]
     memory-sync end DIR [--qa-failed] [--needed-ruling] [--worked-past-error] [--attempts N]
     memory-sync answer DIR --nothing-to-record WHY
 
@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from .sync import Folder, PassResult, SyncFailed, UsageError
+from .watch import RETRY_SECONDS, HeldFeed, wait_for_work
 
 DEFAULT_INTERVAL = 2.0
 TOKEN_ENV = "MEMORY_SYNC_TOKEN"
@@ -47,10 +48,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("once", parents=[common], help="one pass: push local changes, pull the console's")
     p.add_argument("dir", metavar="DIR")
 
-    p = sub.add_parser("watch", parents=[common], help="passes until SIGTERM or SIGINT (then a last pass)")
+    p = sub.add_parser("watch", parents=[common],
+                       help="passes as either side changes, until SIGTERM or SIGINT (then a last pass)")
     p.add_argument("dir", metavar="DIR")
     p.add_argument("--interval", type=_interval, default=DEFAULT_INTERVAL,
-                   help=f"seconds between passes (default {DEFAULT_INTERVAL:g})")
+                   help=f"seconds between passes when the console cannot hold a request (default "
+                        f"{DEFAULT_INTERVAL:g})")
+    p.add_argument("--no-wait", action="store_true",
+                   help="a pass every interval; do not hold a change-feed request open between passes")
 
     p = sub.add_parser("end", parents=[common], help="a last pass, then end the run; prints any lesson prompt")
     p.add_argument("dir", metavar="DIR")
@@ -177,27 +182,43 @@ class StopFlag:
             time.sleep(min(0.05, left))
 
 
-def watch(folder: Folder, interval: float, stop: StopFlag, out: Output) -> tuple[int, PassResult, int]:
-    """Passes every ``interval`` seconds until stopped, then a last pass. Returns (code, totals, passes).
+def watch(folder: Folder, interval: float, stop: StopFlag, out: Output, *,
+          hold: bool = True) -> tuple[int, PassResult, int]:
+    """Passes until stopped, then a last pass. Returns (code, totals, passes).
 
-    The code is 1 when the last pass could not save every change (they stay in the folder).
+    Between passes the console holds a change-feed request (``hold``), and the folder is looked
+    at for local changes, so either side's change starts a pass at once; a console that does not
+    hold requests, or a pass that left a change unsaved, gets the next pass ``interval`` seconds
+    later. The code is 1 when the last pass could not save every change (they stay in the folder).
     """
     totals = PassResult()
     passes = 0
-    while True:
-        last = stop.set
-        started = time.monotonic()
-        with folder.locked():
-            result = folder.sync_pass()
-        passes += 1
-        totals.add(result)
-        if result.busy:
-            for line in _describe(result):
-                out.line(line)
-        if last:
-            # Like `once`: a last pass that left a change unsaved (the console away) is a failure.
-            return (0 if result.complete else 1), totals, passes
-        stop.sleep(interval - (time.monotonic() - started))
+    feed = HeldFeed(folder.state["url"], folder.state["token"], folder.run_id) if hold else None
+    try:
+        while True:
+            last = stop.set
+            started = time.monotonic()
+            with folder.locked():
+                result = folder.sync_pass(feed.take() if feed is not None else None)
+            passes += 1
+            totals.add(result)
+            if result.busy:
+                for line in _describe(result):
+                    out.line(line)
+            if last:
+                # Like `once`: a last pass that left a change unsaved (the console away) is a failure.
+                return (0 if result.complete else 1), totals, passes
+            if feed is not None and feed.holds is not False and result.complete:
+                feed.ask(folder.state["cursor"])
+                wait_for_work(lambda: stop.set, feed, folder.changed_since_pass)
+            elif feed is not None and feed.holds is not False:
+                # A change left unsaved (the console away for a moment): try again soon, not an interval away.
+                stop.sleep(min(interval, RETRY_SECONDS) - (time.monotonic() - started))
+            else:
+                stop.sleep(interval - (time.monotonic() - started))
+    finally:
+        if feed is not None:
+            feed.stop()
 
 
 def cmd_watch(args: argparse.Namespace, out: Output, stop_event: threading.Event | None = None) -> int:
@@ -207,9 +228,11 @@ def cmd_watch(args: argparse.Namespace, out: Output, stop_event: threading.Event
     if threading.current_thread() is threading.main_thread():
         for signum in (signal.SIGTERM, signal.SIGINT):
             previous[signum] = signal.signal(signum, stop)
-    out.line(f"watching {folder.root} every {args.interval:g} s (SIGTERM or SIGINT ends it after a last pass)")
+    how = (f"every {args.interval:g} s" if args.no_wait else
+           f"as changes come (every {args.interval:g} s if the console cannot hold a request)")
+    out.line(f"watching {folder.root} {how} (SIGTERM or SIGINT ends it after a last pass)")
     try:
-        code, totals, passes = watch(folder, args.interval, stop, out)
+        code, totals, passes = watch(folder, args.interval, stop, out, hold=not args.no_wait)
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)

@@ -1,13 +1,12 @@
-"""The console's HTTP API as `memory-sync` needs it: JSON over urllib, errors with their reason code."""
+"""The console's HTTP API as `memory-sync` needs it: JSON over `requests`, errors with their reason code."""
 
 from __future__ import annotations
 
-import http.client
 import json
-import urllib.error
-import urllib.parse
-import urllib.request
+from collections.abc import Mapping
 from typing import Any
+
+import requests
 
 USER_AGENT = "memory-sync/1"
 DEFAULT_TIMEOUT = 30.0
@@ -55,46 +54,65 @@ class ApiError(Exception):
 
 
 class Api:
-    """Requests to one console with one token. ``url`` is the console's root (the API is under /api/)."""
+    """Requests to one console with one token. ``url`` is the console's root (the API is under /api/).
+
+    One ``requests`` session per Api keeps the connection open between requests of a pass; use one
+    Api per thread (a session is not shared across threads).
+    """
 
     def __init__(self, url: str, token: str, *, timeout: float = DEFAULT_TIMEOUT) -> None:
         self.root = url.rstrip("/")
         self.token = token
         self.timeout = timeout
-
-    def request(self, method: str, path: str, *, query: dict[str, Any] | None = None,
-                body: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Send one request to ``/api`` + path and return the JSON answer, or raise ApiError."""
-        url = f"{self.root}/api{path}"
-        if query:
-            url += "?" + urllib.parse.urlencode({k: v for k, v in query.items() if v is not None})
-        data = None
-        headers = {
-            "Authorization": f"Bearer {self.token}",
+        self.session = requests.Session()
+        self.session.headers.update({
+            "Authorization": f"Bearer {token}",
             "Accept": "application/json",
             "User-Agent": USER_AGENT,
-        }
+        })
+
+    def request(self, method: str, path: str, *, query: dict[str, Any] | None = None,
+                body: dict[str, Any] | None = None, timeout: float | None = None) -> dict[str, Any]:
+        """Send one request to ``/api`` + path and return the JSON answer, or raise ApiError."""
+        return self.exchange(method, path, query=query, body=body, timeout=timeout)[0]
+
+    def exchange(self, method: str, path: str, *, query: dict[str, Any] | None = None,
+                 body: dict[str, Any] | None = None,
+                 timeout: float | None = None) -> tuple[dict[str, Any], Mapping[str, str]]:
+        """Like ``request``, and the answer's headers too."""
+        url = f"{self.root}/api{path}"
+        params = {k: v for k, v in query.items() if v is not None} if query else None
+        data = None
+        headers = {}
         if body is not None or method in ("POST", "DELETE"):
             data = json.dumps(body or {}).encode("utf-8")
             headers["Content-Type"] = "application/json"
         try:
-            req = urllib.request.Request(url, data=data, method=method, headers=headers)
-            with urllib.request.urlopen(req, timeout=self.timeout) as response:
-                raw = response.read()
-        except urllib.error.HTTPError as exc:
-            raise _api_error(exc) from None
-        except ValueError as exc:  # not a URL urllib can open (the folder's state names a bad address)
+            try:
+                response = self.session.request(method, url, params=params, data=data, headers=headers,
+                                                timeout=timeout or self.timeout, allow_redirects=False)
+            except requests.ConnectionError:
+                if method != "GET":
+                    raise
+                # A kept-alive connection the console closed meanwhile: a read is safe to ask again, once.
+                response = self.session.request(method, url, params=params, headers=headers,
+                                                timeout=timeout or self.timeout, allow_redirects=False)
+        except (requests.exceptions.InvalidURL, requests.exceptions.MissingSchema,
+                requests.exceptions.InvalidSchema, ValueError) as exc:
+            # Not a URL that can be opened (the folder's state names a bad address).
             raise ApiError(None, f"the console's address {self.root!r} cannot be used ({exc})") from None
-        except (OSError, http.client.HTTPException) as exc:  # URLError, timeouts and resets are OSErrors
-            reason = getattr(exc, "reason", exc)
-            raise ApiError(None, f"the console at {self.root} did not answer ({reason})") from None
+        except (requests.RequestException, OSError) as exc:  # refused, reset, timed out
+            raise ApiError(None, f"the console at {self.root} did not answer ({_reason(exc)})") from None
+        raw = response.content
+        if response.status_code >= 400:
+            raise _api_error(response.status_code, response.reason, raw)
         try:
             answer = json.loads(raw.decode("utf-8")) if raw else {}
         except ValueError:
             raise ApiError(502, "the console's answer was not JSON") from None
         if not isinstance(answer, dict):
             raise ApiError(502, "the console's answer was not a JSON object")
-        return answer
+        return answer, response.headers
 
     def get(self, path: str, **query: Any) -> dict[str, Any]:
         return self.request("GET", path, query=query or None)
@@ -105,12 +123,18 @@ class Api:
     def delete(self, path: str, **query: Any) -> dict[str, Any]:
         return self.request("DELETE", path, query=query or None)
 
+    def close(self) -> None:
+        self.session.close()
 
-def _api_error(exc: urllib.error.HTTPError) -> ApiError:
-    try:
-        raw = exc.read()
-    except OSError:
-        raw = b""
+
+def _reason(exc: BaseException) -> str:
+    """The innermost cause of a failed connection, as urllib would have named it."""
+    while exc.args and isinstance(exc.args[0], BaseException) and exc.args[0] is not exc:
+        exc = exc.args[0]
+    return str(exc)
+
+
+def _api_error(status: int, reason: str, raw: bytes) -> ApiError:
     body: dict[str, Any] = {}
     try:
         parsed = json.loads(raw.decode("utf-8")) if raw else {}
@@ -121,5 +145,5 @@ def _api_error(exc: urllib.error.HTTPError) -> ApiError:
     error = body.get("error") if isinstance(body.get("error"), dict) else {}
     details = error.get("details") if isinstance(error.get("details"), dict) else {}
     code = details.get("error_code") if isinstance(details.get("error_code"), str) else None
-    message = error.get("message") if isinstance(error.get("message"), str) else f"HTTP {exc.code} {exc.reason}"
-    return ApiError(exc.code, message, code=code, error_type=error.get("type"), body=body)
+    message = error.get("message") if isinstance(error.get("message"), str) else f"HTTP {status} {reason}"
+    return ApiError(status, message, code=code, error_type=error.get("type"), body=body)

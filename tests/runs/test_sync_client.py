@@ -50,6 +50,41 @@ def test_the_client_imports_no_django():
     assert result.stdout.strip() == "no django"
 
 
+# What the client may import beyond the standard library: its HTTP client and what that brings.
+CLIENT_DEPENDENCIES = {"requests", "urllib3", "idna", "certifi", "charset_normalizer", "chardet", "brotli",
+                       "brotlicffi", "socks", "zstandard", "simplejson", "cryptography", "OpenSSL"}
+
+
+def test_every_client_module_needs_only_the_standard_library_and_requests():
+    """Each module of the client imports with every other third-party package (Django above all)
+    blocked, and `requests`, the one it declares, is among the project's dependencies."""
+    code = (
+        "import importlib, pkgutil, sys\n"
+        f"allowed = {sorted(CLIENT_DEPENDENCIES)!r}\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        top = name.partition('.')[0]\n"
+        "        if top not in sys.stdlib_module_names and top not in allowed and top != 'runs':\n"
+        "            raise ImportError(f'{name} is not available here')\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "import runs.sync_client as pkg\n"
+        "names = sorted(m.name for m in pkgutil.iter_modules(pkg.__path__))\n"
+        "for name in names:\n"
+        "    importlib.import_module('runs.sync_client.' + name)\n"
+        "assert 'requests' in sys.modules\n"
+        "assert not any(m == 'django' or m.startswith('django.') for m in sys.modules)\n"
+        "print(' '.join(names))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert {"state", "files", "scan", "push", "pull", "undo", "lifecycle", "http", "cli"} <= set(
+        result.stdout.split())
+    import tomllib
+
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    assert any(d.split(">")[0].split("=")[0].strip() == "requests" for d in declared)
+
+
 def test_the_command_is_installed_and_the_default_interval_is_two_seconds():
     assert MEMORY_SYNC.exists()
     assert DEFAULT_INTERVAL == 2.0

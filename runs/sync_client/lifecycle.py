@@ -1,0 +1,158 @@
+"""A run's lifecycle in the folder: checkout, a pass, the end of the run and the lesson answer."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from .http import Api, ApiError
+from .pull import PullMixin
+from .push import PushMixin
+from .scan import ScanMixin
+from .state import (
+    INSTRUCTIONS_FILE,
+    STATE_DIR,
+    PassResult,
+    SyncFailed,
+    UsageError,
+    _Abort,
+    _remove_tree,
+    _safe_memory_path,
+    check_console_url,
+)
+
+
+class Folder(ScanMixin, PushMixin, PullMixin):
+    """A checked-out run folder: its state, and the passes that keep it in step with the console."""
+
+    # Checkout.
+
+    @classmethod
+    def checkout(cls, root: str | os.PathLike[str], *, url: str, token: str, run_id: str,
+                 api: Api | None = None) -> tuple[Folder, dict[str, Any]]:
+        """Make the run folder: every attached store, read-only ones read-only, and INSTRUCTIONS.md.
+
+        ``root`` must not exist or be empty. It is made readable by its owner only. On failure,
+        a folder this call made is removed again, so the checkout can simply be repeated.
+        """
+        path = Path(root).absolute()
+        if path.exists() and (not path.is_dir() or any(path.iterdir())):
+            raise UsageError(f"{path} must not exist or be empty.")
+        check_console_url(url)
+        api = api or Api(url, token)
+        try:
+            snapshot = api.get(f"/v1/runs/{run_id}/snapshot")
+        except ApiError as exc:
+            raise SyncFailed(f"could not fetch the run's stores: {exc}") from None
+        made = not path.exists()
+        try:
+            path.mkdir(mode=0o700, parents=True, exist_ok=True)
+            os.chmod(path, 0o700)
+            (path / STATE_DIR).mkdir(mode=0o700)
+            (path / STATE_DIR / "tmp").mkdir(mode=0o700)
+            run = snapshot.get("run") or {}
+            state = {
+                "version": 1,
+                "url": url.rstrip("/"),
+                "run_id": run_id,
+                "token": token,
+                "agent": run.get("agent", ""),
+                "ticket_key": run.get("ticket_key", ""),
+                "cursor": snapshot["cursor"],
+                "stores": [{k: s[k] for k in ("memory_store_id", "kind", "name", "access", "folder")}
+                           for s in snapshot["stores"]],
+                "files": {},
+            }
+            folder = cls(path, state, api)
+            counts = folder._write_snapshot(snapshot)
+            (path / INSTRUCTIONS_FILE).write_text(snapshot.get("instructions") or "", encoding="utf-8")
+            folder.save(force=True)
+        except BaseException:
+            if made:
+                _remove_tree(path)
+            raise
+        return folder, {"run_id": run_id, "dir": str(path), "files": sum(counts.values()), "stores": [
+            {"folder": s["folder"], "access": s["access"], "files": counts.get(s["memory_store_id"], 0)}
+            for s in folder.stores
+        ]}
+
+    def _write_snapshot(self, snapshot: dict[str, Any]) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        self._lay_out()
+        for store in snapshot["stores"]:
+            att = self.store_by_id[store["memory_store_id"]]
+            n = 0
+            for memory in store["memories"]:
+                if memory.get("deleted") or not _safe_memory_path(memory["path"]):
+                    continue
+                self._put(att, att["folder"] + memory["path"], memory["content"], memory["id"],
+                          memory["content_sha256"], fresh=True)
+                n += 1
+            counts[att["memory_store_id"]] = n
+        return counts
+
+    # A pass.
+
+    def sync_pass(self, fetched: tuple[str, dict[str, Any]] | None = None) -> PassResult:
+        """One pass: scan, undo what may not change, push, pull the change feed, save the state.
+
+        ``fetched`` is a change-feed answer already in hand, with the cursor it was asked with
+        (``watch``'s held request): the pull starts from it instead of asking again.
+        """
+        result = PassResult()
+        self._known_dirs.clear()  # the agent may have removed folders since the last pass
+        try:
+            scan = self._scan()
+            dirty = self._push(scan, result)
+            self._lay_out()  # a folder removed wholesale comes back, as at checkout (a few stats)
+            self._pull(result, dirty, fetched)
+        except _Abort:
+            result.complete = False
+        except SyncFailed as exc:
+            # The token stopped mid-pass (an open lesson prompt answered by a note this pass saved):
+            # say what was done before it stopped.
+            result.complete = False
+            if exc.result is None:
+                exc.result = result
+            raise
+        finally:
+            self.save()
+        return result
+
+    # Ending the run.
+
+    def end(self, signals: dict[str, Any]) -> dict[str, Any]:
+        """A last pass, then end the run with its signals; returns ``{lesson_prompt, pass}``.
+
+        The run is not ended when the last pass could not save everything: ending would stop the
+        token and strand the text.
+        """
+        result = self.sync_pass()
+        if not result.complete:
+            raise SyncFailed(
+                "the last pass could not save every change (" + "; ".join(f["error"] for f in result.failed[:3])
+                + "), so the run was not ended. Run `memory-sync end` again."
+            )
+        try:
+            answer = self.api.post(f"/v1/runs/{self.run_id}/end", signals)
+        except ApiError as exc:
+            raise SyncFailed(f"could not end the run: {exc}") from None
+        self.state["ended"] = True
+        self.state["lesson_prompt"] = answer.get("lesson_prompt")
+        self.save(force=True)
+        return {"lesson_prompt": answer.get("lesson_prompt"), "pass": result}
+
+    def answer(self, why: str) -> dict[str, Any]:
+        """Answer the lesson prompt: nothing to record, and why."""
+        try:
+            answer = self.api.post(f"/v1/runs/{self.run_id}/lesson", {"nothing_to_record": True, "why": why})
+        except ApiError as exc:
+            if exc.status == 401:
+                raise SyncFailed(
+                    "the console no longer accepts the run token: the prompt was answered or closed already, "
+                    "or the run was never asked"
+                ) from None
+            raise SyncFailed(f"could not answer the lesson prompt: {exc}") from None
+        return {"lesson_answer": answer.get("lesson_answer")}
+
