@@ -51,6 +51,17 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def wait_for_port(port: int, timeout: float = 30.0) -> None:
+    """Wait until something accepts connections on the loopback ``port`` (or ``timeout`` passes)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.1)
+
+
 @contextmanager
 def gunicorn(workers: int = 2):
     """Serve the benchmark settings under gunicorn on a free loopback port."""
@@ -62,13 +73,7 @@ def gunicorn(workers: int = 2):
         env=env, cwd=ROOT,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                break
-        except OSError:
-            time.sleep(0.1)
+    wait_for_port(port)
     try:
         yield url
     finally:
@@ -92,13 +97,7 @@ def uvicorn(log_path: Path | None = None):
         env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                break
-        except OSError:
-            time.sleep(0.1)
+    wait_for_port(port)
     try:
         yield url, proc
     finally:

@@ -18,11 +18,11 @@ import merge3
 
 from stores.console_checks.reasons import Reason
 from stores.console_checks.request import Writer
-from stores.errors import Conflict, InvalidRequest, NotFound
-from stores.models import Memory, SetAside, SetAsideStatus, Store
+from stores.errors import Conflict, InvalidRequest
+from stores.models import Memory, SetAside, Store
 
 from .refusals import recording_refusals
-from .set_asides import _open_set_aside, set_aside_fold_in
+from .set_asides import _open_set_aside, require_open, set_aside_fold_in
 
 SAVED_LABEL = "saved copy"
 INCOMING_LABEL = "set-aside text"
@@ -153,15 +153,11 @@ def _mergeable(set_aside: SetAside) -> Memory:
 
 def set_aside_merge_proposal(*, store: Store, set_aside_id: str) -> MergeProposal:
     """Merge an open set-aside text onto its memory's saved copy, saving nothing."""
-    set_aside = SetAside.objects.filter(store=store, public_id=set_aside_id).first()
-    if set_aside is None:
-        raise NotFound(f"No set-aside text {set_aside_id} in store {store.public_id}.")
-    if set_aside.status != SetAsideStatus.OPEN:
-        who = (set_aside.resolved_by or {}).get("name", "someone")
-        raise Conflict(
-            f"This set-aside text was already {set_aside.get_status_display().lower()} by {who}.",
-            code=Reason.SET_ASIDE_RESOLVED,
-        )
+    set_aside = require_open(
+        SetAside.objects.filter(store=store, public_id=set_aside_id).first(),
+        store=store,
+        set_aside_id=set_aside_id,
+    )
     memory = _mergeable(set_aside)
     base_text, base_version_id = _ancestor(memory, set_aside)
     return MergeProposal(

@@ -18,6 +18,23 @@ from .memories import lock_store, memory_update
 from .refusals import recording_refusals
 
 
+def require_open(set_aside: SetAside | None, *, store: Store, set_aside_id: str) -> SetAside:
+    """The set-aside text looked up as ``set_aside_id``, if it exists and is still open.
+
+    A missing one answers 404; a used or dismissed one answers 409 with who did it, so every
+    caller (use, dismiss, merge) refuses alike.
+    """
+    if set_aside is None:
+        raise NotFound(f"No set-aside text {set_aside_id} in store {store.public_id}.")
+    if set_aside.status != SetAsideStatus.OPEN:
+        who = (set_aside.resolved_by or {}).get("name", "someone")
+        raise Conflict(
+            f"This set-aside text was already {set_aside.get_status_display().lower()} by {who}.",
+            code=Reason.SET_ASIDE_RESOLVED,
+        )
+    return set_aside
+
+
 def _open_set_aside(store: Store, set_aside_id: str) -> SetAside:
     """The set-aside text, locked; a used or dismissed one answers 409 with what happened to it.
 
@@ -31,15 +48,7 @@ def _open_set_aside(store: Store, set_aside_id: str) -> SetAside:
         .filter(store=store, public_id=set_aside_id)
         .first()
     )
-    if set_aside is None:
-        raise NotFound(f"No set-aside text {set_aside_id} in store {store.public_id}.")
-    if set_aside.status != SetAsideStatus.OPEN:
-        who = (set_aside.resolved_by or {}).get("name", "someone")
-        raise Conflict(
-            f"This set-aside text was already {set_aside.get_status_display().lower()} by {who}.",
-            code=Reason.SET_ASIDE_RESOLVED,
-        )
-    return set_aside
+    return require_open(set_aside, store=store, set_aside_id=set_aside_id)
 
 
 def set_aside_use(*, writer: Writer, store: Store, set_aside_id: str) -> SetAside:
