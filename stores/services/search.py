@@ -89,20 +89,22 @@ SOURCES: dict[str, SearchSource] = {MEMORY_SOURCE: SearchSource(MEMORY_SOURCE, m
 # --- keeping the index in step ---------------------------------------------------------------
 
 
+_ENTRY_FIELDS = ("store_id", "path", "body", "writer_name", "run_public_id", "changed_at", "deleted_at")
+
+
 def search_index_put(document: SearchDocument) -> None:
     """Add or replace one document, in the entry table and in the database's full-text index."""
+    values = {name: getattr(document, name) for name in _ENTRY_FIELDS}
+    if connection.vendor == "postgresql":
+        # One upsert statement on every write; PostgreSQL computes the tsvector column itself
+        # (GENERATED ALWAYS ... STORED).
+        SearchEntry.objects.bulk_create(
+            [SearchEntry(source=document.source, source_id=document.source_id, **values)],
+            update_conflicts=True, unique_fields=["source", "source_id"], update_fields=list(_ENTRY_FIELDS),
+        )
+        return
     entry, _ = SearchEntry.objects.update_or_create(
-        source=document.source,
-        source_id=document.source_id,
-        defaults={
-            "store_id": document.store_id,
-            "path": document.path,
-            "body": document.body,
-            "writer_name": document.writer_name,
-            "run_public_id": document.run_public_id,
-            "changed_at": document.changed_at,
-            "deleted_at": document.deleted_at,
-        },
+        source=document.source, source_id=document.source_id, defaults=values,
     )
     if connection.vendor == "sqlite":
         # FTS5 has no upsert; the delete also drops a row left behind by a flushed table.
@@ -112,7 +114,6 @@ def search_index_put(document: SearchDocument) -> None:
                 f"INSERT INTO {FTS_TABLE}(rowid, path, body) VALUES (%s, %s, %s)",
                 [entry.pk, document.path, document.body],
             )
-    # PostgreSQL computes the tsvector column itself (GENERATED ALWAYS ... STORED).
 
 
 def search_index_remove(source: str, source_ids: Iterable[int]) -> int:
