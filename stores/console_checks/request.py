@@ -15,7 +15,8 @@ if TYPE_CHECKING:
     from runs.models import Run
     from stores.models import HostedAgent, Memory, Store
 
-Door = Literal["api", "sync", "console", "admin", "import", "task"]
+# "review": a person adopting an automated review's proposal; "promotion": an approved promotion landing.
+Door = Literal["api", "sync", "console", "admin", "import", "task", "review", "promotion"]
 
 
 @dataclass(frozen=True)
