@@ -192,7 +192,8 @@ class Store(models.Model):
 
     public_id = models.CharField(max_length=40, unique=True, default=new_store_id, editable=False)
     kind = models.CharField(max_length=16, choices=StoreKind.choices)
-    name = models.CharField(max_length=255)
+    # A store's name, description and metadata are people's free text (the API's create and update).
+    name = ScrubbedCharField(max_length=255)
     description = ScrubbedCharField(max_length=1024, blank=True, default="")
     metadata = ScrubbedJSONField(default=dict, blank=True, help_text="People's metadata; the console adds its own keys.")
     project = models.OneToOneField(

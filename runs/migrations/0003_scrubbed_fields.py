@@ -4,6 +4,11 @@ import stores.scrubbing
 from django.db import migrations
 
 
+# Only the field classes change (they scrub secrets as they save): the columns stay as they are, so
+# the database is not touched (on SQLite an AlterField rebuilds the table and would drop the
+# registry triggers of migration 0004).
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -11,24 +16,28 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.AlterField(
-            model_name='run',
-            name='host',
-            field=stores.scrubbing.ScrubbedCharField(blank=True, default='', max_length=255),
-        ),
-        migrations.AlterField(
-            model_name='run',
-            name='lesson_why',
-            field=stores.scrubbing.ScrubbedTextField(blank=True, default='', max_length=4000),
-        ),
-        migrations.AlterField(
-            model_name='runrecord',
-            name='events',
-            field=stores.scrubbing.ScrubbedJSONField(blank=True, null=True),
-        ),
-        migrations.AlterField(
-            model_name='runrecord',
-            name='transcript',
-            field=stores.scrubbing.ScrubbedTextField(blank=True, default=''),
+        migrations.SeparateDatabaseAndState(
+            state_operations=[
+                migrations.AlterField(
+                    model_name='run',
+                    name='host',
+                    field=stores.scrubbing.ScrubbedCharField(blank=True, default='', max_length=255),
+                ),
+                migrations.AlterField(
+                    model_name='run',
+                    name='lesson_why',
+                    field=stores.scrubbing.ScrubbedTextField(blank=True, default='', max_length=4000),
+                ),
+                migrations.AlterField(
+                    model_name='runrecord',
+                    name='events',
+                    field=stores.scrubbing.ScrubbedJSONField(blank=True, null=True),
+                ),
+                migrations.AlterField(
+                    model_name='runrecord',
+                    name='transcript',
+                    field=stores.scrubbing.ScrubbedTextField(blank=True, default=''),
+                ),
+            ],
         ),
     ]
