@@ -70,7 +70,7 @@ NOT_MEMORY_TEXT: dict[str, set[str]] = {
     # Ids, actors and the operation; redacted_by keeps only a keyed fingerprint of the path.
     "stores.HistoricalMemory": {
         "head_version_id", "history_type", "operation", "version_id", "redacted_by", "api_key_id",
-        "version_redacted_by", "actor", "public_id", "run_public_id", "deleted_by",
+        "version_redacted_by", "actor", "public_id", "run_public_id", "deleted_by", "provenance",
     },
     "stores.Memory": {"head_version_id", "redacted_by", "public_id", "deleted_by"},
     "stores.SetAside": {
@@ -87,6 +87,10 @@ NOT_MEMORY_TEXT: dict[str, set[str]] = {
     "jira_link.JiraTicket": {"status", "assignee_account_id", "project_key", "key"},
     # The search index's document: what kind of row it is, and who changed it last (path and body are on REACH).
     "stores.SearchEntry": {"source", "writer_name", "run_public_id"},
+    # A promotion's ids, status, the rule it was opened under and a refused landing's code
+    # (its text, paths and reasons are on REACH).
+    "stores.Promotion": {"public_id", "source_version_id", "status", "rule", "landed_version_id", "failure_code"},
+    "stores.PromotionDecision": {"kind"},
     # Follow-up tasks carry ids only.
     "schedule.OutboxMessage": {"last_error", "kwargs", "task_name"},
 }
