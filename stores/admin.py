@@ -13,6 +13,7 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from runs.retention import close_engagement
 
+from .errors import InvalidRequest
 from .models import (
     ApiToken,
     Client,
@@ -28,7 +29,6 @@ from .models import (
     Store,
     Toolset,
 )
-from .errors import InvalidRequest
 from .services.governance import promotion_rule
 from .services.grants import escalation_contacts_sync
 from .services.stores import store_ensure_for_agent, store_ensure_for_project, store_ensure_for_toolset

@@ -11,7 +11,14 @@ from django.db import models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
-from .ids import new_api_key_id, new_memory_id, new_promotion_id, new_set_aside_id, new_store_id, new_version_id
+from .ids import (
+    new_api_key_id,
+    new_memory_id,
+    new_promotion_id,
+    new_set_aside_id,
+    new_store_id,
+    new_version_id,
+)
 
 
 class Client(models.Model):

@@ -44,8 +44,9 @@ def _status(exc: ConsoleError) -> int:
     return exc.status if 400 <= exc.status < 500 else 400
 
 
-def _render_propose(request: HttpRequest, store: Store, memory, form: PromotionForm, *, status: int = 200,
-                    **extra: Any) -> HttpResponse:
+def _render_propose(
+    request: HttpRequest, store: Store, memory, form: PromotionForm, *, status: int = 200, **extra: Any
+) -> HttpResponse:
     context = {"store": store, "memory": memory, "form": form, **extra}
     return render(request, "console/promotions/propose.html", context, status=status)
 
@@ -61,8 +62,13 @@ def promote_view(request: HttpRequest, store_id: str, memory_id: str) -> HttpRes
         raise Http404("Notes of this store cannot be proposed for promotion by you.")
     if request.method == "GET":
         initial = {"target_store": targets[0].public_id, "path": memory.path, "text": memory.content}
-        return _render_propose(request, store, memory, PromotionForm(initial=initial, targets=targets),
-                               preview=render_markdown(memory.content))
+        return _render_propose(
+            request,
+            store,
+            memory,
+            PromotionForm(initial=initial, targets=targets),
+            preview=render_markdown(memory.content),
+        )
     form = PromotionForm(request.POST, targets=targets)
     if not form.is_valid():
         return _render_propose(request, store, memory, form, status=400)
@@ -71,13 +77,25 @@ def promote_view(request: HttpRequest, store_id: str, memory_id: str) -> HttpRes
         return _render_propose(request, store, memory, form, preview=render_markdown(data["text"]))
     try:
         promotion = promotion_propose(
-            user=request.user, store=store, memory_id=memory.public_id, target_store_id=data["target_store"],
-            path=data["path"], text=data["text"], reason=data["reason"],
+            user=request.user,
+            store=store,
+            memory_id=memory.public_id,
+            target_store_id=data["target_store"],
+            path=data["path"],
+            text=data["text"],
+            reason=data["reason"],
         )
     except ConsoleError as exc:
         problem = problem_of(exc, data["text"], data["path"])
-        return _render_propose(request, store, memory, form, status=_status(exc), problem=problem,
-                               conflicting_memory_id=exc.extra.get("conflicting_memory_id", ""))
+        return _render_propose(
+            request,
+            store,
+            memory,
+            form,
+            status=_status(exc),
+            problem=problem,
+            conflicting_memory_id=exc.extra.get("conflicting_memory_id", ""),
+        )
     messages.success(
         request, f"Proposed {promotion.path} for {promotion.target_store.name}; it waits for approval."
     )
@@ -90,8 +108,9 @@ def promotion_list(request: HttpRequest) -> HttpResponse:
     """Pending promotions first, then decided ones, newest first; only those the person may see."""
     qs = promotions_for_person(request.user)
     pending = list(qs.filter(status=PromotionStatus.PENDING).order_by("-created_at", "-id"))
-    decided = Paginator(qs.exclude(status=PromotionStatus.PENDING).order_by("-decided_at", "-id"),
-                        PROMOTIONS_PER_PAGE).get_page(request.GET.get("page"))
+    decided = Paginator(
+        qs.exclude(status=PromotionStatus.PENDING).order_by("-decided_at", "-id"), PROMOTIONS_PER_PAGE
+    ).get_page(request.GET.get("page"))
     return render(request, "console/promotions/list.html", {"pending": pending, "decided": decided})
 
 
@@ -102,14 +121,25 @@ def _promotion_or_404(request: HttpRequest, promotion_id: str) -> Promotion:
         raise Http404(exc.message) from exc
 
 
-def _render_detail(request: HttpRequest, promotion: Promotion, *, form: PromotionDecisionForm | None = None,
-                   status: int = 200, **extra: Any) -> HttpResponse:
+def _render_detail(
+    request: HttpRequest,
+    promotion: Promotion,
+    *,
+    form: PromotionDecisionForm | None = None,
+    status: int = 200,
+    **extra: Any,
+) -> HttpResponse:
     source = promotion.source_memory
     missing, admin_missing = approvals_needed(promotion)
     visible = set(stores_for_person(request.user).values_list("pk", flat=True))
-    source_text = "" if source.redacted_at else source.history.filter(version_id=promotion.source_version_id).values_list(
-        "content", flat=True
-    ).first() or ""
+    source_text = (
+        ""
+        if source.redacted_at
+        else source.history.filter(version_id=promotion.source_version_id)
+        .values_list("content", flat=True)
+        .first()
+        or ""
+    )
     context = {
         "promotion": promotion,
         "rule": promotion_rule_of(promotion),
@@ -143,13 +173,22 @@ def _decide(request: HttpRequest, promotion_id: str, kind: str) -> HttpResponse:
         return _render_detail(request, promotion, form=form, status=400)
     decide = promotion_approve if kind == PromotionDecisionKind.APPROVE else promotion_refuse
     try:
-        decided = decide(user=request.user, promotion_id=promotion.public_id, reason=form.cleaned_data["reason"])
+        decided = decide(
+            user=request.user, promotion_id=promotion.public_id, reason=form.cleaned_data["reason"]
+        )
     except ConsoleError as exc:
         promotion.refresh_from_db()
-        return _render_detail(request, promotion, form=form, status=_status(exc),
-                              problem=problem_of(exc, promotion.text, promotion.path))
+        return _render_detail(
+            request,
+            promotion,
+            form=form,
+            status=_status(exc),
+            problem=problem_of(exc, promotion.text, promotion.path),
+        )
     if decided.status == PromotionStatus.APPROVED:
-        messages.success(request, f"Approved: {decided.path} landed in {decided.target_store.name} as a new memory.")
+        messages.success(
+            request, f"Approved: {decided.path} landed in {decided.target_store.name} as a new memory."
+        )
     elif decided.status == PromotionStatus.REFUSED:
         messages.success(request, "Refused: nothing was promoted; your reason is kept with the promotion.")
     else:

@@ -50,7 +50,9 @@ class PromotionRule:
         """The rule as a sentence, shown on every promotion."""
         groups = " or ".join(APPROVER_GROUPS[g] for g in self.approvers)
         count = "1 approval" if self.approvals == 1 else f"{self.approvals} approvals"
-        where = "the project's governance template" if self.from_template else "the default (no promotion block)"
+        where = (
+            "the project's governance template" if self.from_template else "the default (no promotion block)"
+        )
         admin = "" if self.approvers == (CONSOLE_ADMINS,) else ", at least one of them a console admin's"
         return f"{count} from {groups}{admin}; the proposer never counts. Rule from {where}."
 
@@ -77,7 +79,8 @@ DEFAULT_RULE = PromotionRule()
 
 def _invalid(line: int, problem: str) -> InvalidRequest:
     return InvalidRequest(
-        f"Governance template, line {line}: {problem}", code=Reason.GOVERNANCE_TEMPLATE_INVALID,
+        f"Governance template, line {line}: {problem}",
+        code=Reason.GOVERNANCE_TEMPLATE_INVALID,
         extra={"line": line},
     )
 
@@ -90,7 +93,10 @@ def _front_matter(template: str) -> tuple[str, int] | None:
     for index in range(1, len(lines)):
         if lines[index].strip() == FENCE:
             return "\n".join(lines[1:index]), 2
-    raise _invalid(1, f"the front matter opens with {FENCE} but no line closes it; end the block with a line holding only {FENCE}.")
+    raise _invalid(
+        1,
+        f"the front matter opens with {FENCE} but no line closes it; end the block with a line holding only {FENCE}.",
+    )
 
 
 def _suggest(word: str, choices: tuple[str, ...] | list[str]) -> str:
@@ -144,7 +150,9 @@ def promotion_rule(template: str) -> PromotionRule:
 
 def _rule_from(node: yaml.Node, line_of) -> PromotionRule:
     if not isinstance(node, yaml.MappingNode):
-        raise _invalid(line_of(node), f"`promotion` must be a mapping of approvals and approvers, such as `{EXAMPLE}`.")
+        raise _invalid(
+            line_of(node), f"`promotion` must be a mapping of approvals and approvers, such as `{EXAMPLE}`."
+        )
     approvals = 1
     approvers: tuple[str, ...] = (CONSOLE_ADMINS,)
     for key_node, value_node in _key_nodes(node):

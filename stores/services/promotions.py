@@ -166,7 +166,9 @@ def promotion_propose(
             code=Reason.INVALID_REQUEST,
         )
     if not isinstance(path, str) or not path.strip():
-        raise InvalidRequest("Give the path the note takes in the target store, such as /conventions/naming.md.")
+        raise InvalidRequest(
+            "Give the path the note takes in the target store, such as /conventions/naming.md."
+        )
     if not isinstance(text, str):
         raise InvalidRequest("The text to promote must be text.")
     path = path.strip()
@@ -276,8 +278,11 @@ def promotion_approve(*, user, promotion_id: str, reason: Any) -> Promotion:
                 code=Reason.ALREADY_APPROVED,
             )
         PromotionDecision.objects.create(
-            promotion=promotion, kind=PromotionDecisionKind.APPROVE, user=user,
-            as_console_admin=group == CONSOLE_ADMINS, reason=why,
+            promotion=promotion,
+            kind=PromotionDecisionKind.APPROVE,
+            user=user,
+            as_console_admin=group == CONSOLE_ADMINS,
+            reason=why,
         )
         missing, admin_missing = approvals_needed(promotion)
         if missing or admin_missing:
@@ -321,7 +326,9 @@ def _mark_failed(promotion_id: str, user, why: str, error: ConsoleError) -> None
             return
         group = approver_group(user, promotion)
         PromotionDecision.objects.get_or_create(
-            promotion=promotion, kind=PromotionDecisionKind.APPROVE, user=user,
+            promotion=promotion,
+            kind=PromotionDecisionKind.APPROVE,
+            user=user,
             defaults={"as_console_admin": group == CONSOLE_ADMINS, "reason": why},
         )
         promotion.status = PromotionStatus.FAILED
@@ -339,8 +346,11 @@ def promotion_refuse(*, user, promotion_id: str, reason: Any) -> Promotion:
         _require_pending(promotion)
         group = _require_decider(user, promotion, "refuse")
         PromotionDecision.objects.create(
-            promotion=promotion, kind=PromotionDecisionKind.REFUSE, user=user,
-            as_console_admin=group == CONSOLE_ADMINS, reason=why,
+            promotion=promotion,
+            kind=PromotionDecisionKind.REFUSE,
+            user=user,
+            as_console_admin=group == CONSOLE_ADMINS,
+            reason=why,
         )
         promotion.status = PromotionStatus.REFUSED
         promotion.decided_at = timezone.now()

@@ -18,6 +18,7 @@ from stores.models import (
 )
 from stores.services import version_hooks
 from stores.services.governance import DEFAULT_RULE, promotion_rule
+from stores.services.memories import memory_delete
 from stores.services.promotions import (
     approvals_needed,
     may_decide,
@@ -27,12 +28,13 @@ from stores.services.promotions import (
     promotion_targets,
 )
 from stores.services.redaction import memory_redact_all_versions
-from stores.services.memories import memory_delete
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
 
-NOTE = "# Incremental models\n\nUse `is_incremental()` with a lookback window of two days.\n\nSeen on ACME-12.\n"
+NOTE = (
+    "# Incremental models\n\nUse `is_incremental()` with a lookback window of two days.\n\nSeen on ACME-12.\n"
+)
 GENERAL = "# Incremental models\n\nUse `is_incremental()` with a lookback window of two days.\n"
 TWO_OF_BOTH = "---\npromotion:\n  approvals: 2  # at least 1\n  approvers: [console_admins, escalation_contacts]\n---\n# Rules\n"
 
@@ -41,11 +43,24 @@ def note(world, path: str = "/conventions/incremental.md", text: str = NOTE) -> 
     return f.make_memory(world.project_store, path, text)
 
 
-def propose(world, memory: Memory, *, user=None, target: Store | None = None, path: str | None = None,
-            text: str = GENERAL, reason: str = "Holds for every dbt project.") -> Promotion:
+def propose(
+    world,
+    memory: Memory,
+    *,
+    user=None,
+    target: Store | None = None,
+    path: str | None = None,
+    text: str = GENERAL,
+    reason: str = "Holds for every dbt project.",
+) -> Promotion:
     return promotion_propose(
-        user=user or world.contact, store=world.project_store, memory_id=memory.public_id,
-        target_store_id=(target or world.practice).public_id, path=path or memory.path, text=text, reason=reason,
+        user=user or world.contact,
+        store=world.project_store,
+        memory_id=memory.public_id,
+        target_store_id=(target or world.practice).public_id,
+        path=path or memory.path,
+        text=text,
+        reason=reason,
     )
 
 
@@ -55,8 +70,11 @@ def set_template(world, text: str) -> None:
 
 
 def practice_snapshot(world) -> list[tuple]:
-    return list(Memory.objects.filter(store=world.practice).order_by("pk").values_list("pk", "path", "content",
-                                                                                         "head_version_id"))
+    return list(
+        Memory.objects.filter(store=world.practice)
+        .order_by("pk")
+        .values_list("pk", "path", "content", "head_version_id")
+    )
 
 
 # --- the rule -----------------------------------------------------------------------------------
@@ -71,7 +89,11 @@ def test_without_a_block_one_console_admin_approves():
 
 def test_a_block_sets_the_count_and_the_groups_and_admins_always_count():
     rule = promotion_rule(TWO_OF_BOTH)
-    assert rule.approvals == 2 and rule.approvers == ("console_admins", "escalation_contacts") and rule.from_template
+    assert (
+        rule.approvals == 2
+        and rule.approvers == ("console_admins", "escalation_contacts")
+        and rule.from_template
+    )
     assert "at least one of them a console admin's" in rule.summary
     # A block naming only the contacts still needs (and lets) a console admin approve.
     only_contacts = promotion_rule("---\npromotion:\n  approvers: [escalation_contacts]\n---\n")
@@ -84,10 +106,22 @@ def test_a_block_sets_the_count_and_the_groups_and_admins_always_count():
         ("---\npromotion:\n  approvals: 0\n---\n", 3, "at least 1 approval; write `approvals: 1`"),
         ("---\npromotion:\n  approvals: two\n---\n", 3, "approvals must be a whole number"),
         ("---\npromotion:\n  approvals: true\n---\n", 3, "approvals must be a whole number"),
-        ("---\npromotion:\n  approvals: 1\n  approvers: [admins]\n---\n", 4, "unknown approver group 'admins'"),
-        ("---\npromotion:\n  approvers:\n    - escalation_contacts\n    - cto\n---\n", 5, "write one of console_admins"),
+        (
+            "---\npromotion:\n  approvals: 1\n  approvers: [admins]\n---\n",
+            4,
+            "unknown approver group 'admins'",
+        ),
+        (
+            "---\npromotion:\n  approvers:\n    - escalation_contacts\n    - cto\n---\n",
+            5,
+            "write one of console_admins",
+        ),
         ("---\npromotion:\n  approvers: console_admins\n---\n", 3, "non-empty list"),
-        ("---\npromotion:\n  approver: [console_admins]\n---\n", 3, "unknown key 'approver' under promotion (did you mean approvers?)"),
+        (
+            "---\npromotion:\n  approver: [console_admins]\n---\n",
+            3,
+            "unknown key 'approver' under promotion (did you mean approvers?)",
+        ),
         ("---\n# who approves\npromotions:\n  approvals: 1\n---\n", 3, "unknown key 'promotions'"),
         ("---\npromotion: yes\n---\n", 2, "`promotion` must be a mapping"),
         ("---\npromotion:\n  approvals: [1\n---\n", 3, "not valid YAML"),
@@ -144,7 +178,9 @@ def test_a_target_outside_the_projects_toolsets_is_refused(world):
 
 def test_a_promotion_carrying_a_clients_name_into_the_practice_store_is_refused_naming_the_passage(world):
     memory = note(world)
-    text = "# Incremental models\n\nUse a lookback window of two days.\nAcme Analytics loads late on Mondays.\n"
+    text = (
+        "# Incremental models\n\nUse a lookback window of two days.\nAcme Analytics loads late on Mondays.\n"
+    )
     with pytest.raises(Refused) as caught:
         propose(world, memory, text=text)
     refused = caught.value
@@ -205,7 +241,9 @@ def test_the_default_rule_lands_on_one_admins_approval_through_the_checks_as_doo
 
     version_hooks.on_version_written(listener)
     try:
-        decided = promotion_approve(user=world.admin, promotion_id=promotion.public_id, reason="General dbt lesson.")
+        decided = promotion_approve(
+            user=world.admin, promotion_id=promotion.public_id, reason="General dbt lesson."
+        )
     finally:
         version_hooks._listeners.remove(listener)
     assert decided.status == PromotionStatus.APPROVED and decided.decided_at is not None
@@ -225,7 +263,11 @@ def test_the_default_rule_lands_on_one_admins_approval_through_the_checks_as_doo
     assert version.actor["name"] == "root-admin"
     decision = PromotionDecision.objects.get()
     assert (decision.user, decision.kind, decision.as_console_admin, decision.reason) == (
-        world.admin, "approve", True, "General dbt lesson.")
+        world.admin,
+        "approve",
+        True,
+        "General dbt lesson.",
+    )
     # The project note is unchanged.
     assert Memory.objects.get(pk=memory.pk).content == NOTE
 
@@ -238,7 +280,9 @@ def test_two_approvals_with_an_admins_and_the_proposer_never_counts(world):
     promotion = propose(world, memory)  # carol proposes
     with pytest.raises(PermissionDenied) as caught:
         promotion_approve(user=world.contact, promotion_id=promotion.public_id, reason="mine")
-    assert caught.value.code == Reason.PERSON_NOT_PERMITTED and "proposer never counts" in caught.value.message
+    assert (
+        caught.value.code == Reason.PERSON_NOT_PERMITTED and "proposer never counts" in caught.value.message
+    )
     assert not PromotionDecision.objects.exists()
     # An escalation contact of another project is not named by the rule.
     with pytest.raises(PermissionDenied):
@@ -296,7 +340,10 @@ def test_a_toolset_store_takes_a_promotion_too(world):
     toolset_store = Store.objects.get(toolset=world.toolset)
     promotion = propose(world, memory, target=toolset_store, path="/dbt/incremental.md")
     promotion = promotion_approve(user=world.admin, promotion_id=promotion.public_id, reason="dbt lesson")
-    assert promotion.landed_memory.store == toolset_store and promotion.landed_memory.path == "/dbt/incremental.md"
+    assert (
+        promotion.landed_memory.store == toolset_store
+        and promotion.landed_memory.path == "/dbt/incremental.md"
+    )
 
 
 def test_a_path_taken_by_the_time_of_approval_is_refused_with_path_taken_and_no_store_changes(world):
@@ -356,8 +403,11 @@ def test_a_refusal_records_who_and_why_and_changes_no_store(world):
 def test_redacting_the_project_note_blanks_the_promotions_copy(world):
     memory = note(world)
     promotion = propose(world, memory, reason="Lookback window of two days holds everywhere.")
-    promotion_refuse(user=world.admin, promotion_id=promotion.public_id,
-                     reason="Use `is_incremental()` with a lookback window of two days. is too vague")
+    promotion_refuse(
+        user=world.admin,
+        promotion_id=promotion.public_id,
+        reason="Use `is_incremental()` with a lookback window of two days. is too vague",
+    )
     admin = f.person_writer(world.admin)
     memory_delete(writer=admin, store=world.project_store, memory_id=memory.public_id)
     memory_redact_all_versions(writer=admin, store=world.project_store, memory_id=memory.public_id)
