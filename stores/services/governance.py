@@ -67,6 +67,7 @@ class PromotionRule:
 
     @classmethod
     def from_snapshot(cls, data: dict[str, Any]) -> PromotionRule:
+        """The rule a promotion kept (``as_snapshot``)."""
         return cls(
             approvals=int(data.get("approvals", 1)),
             approvers=tuple(data.get("approvers") or (CONSOLE_ADMINS,)),
@@ -202,9 +203,3 @@ def _approvers_from(node: yaml.Node, value: Any, line_of) -> tuple[str, ...]:
     # Console admins always approve too (one of the approvals must be theirs): listed first.
     ordered = [CONSOLE_ADMINS] + [g for g in groups if g != CONSOLE_ADMINS]
     return tuple(ordered)
-
-
-def governance_template_check(template: str) -> str:
-    """The template as given, once its front matter parses; raises the rule's InvalidRequest if not."""
-    promotion_rule(template)
-    return template

@@ -19,6 +19,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from stores.console_checks.detectors.secrets import redact
 from stores.console_checks.pipeline import decide_where_and_what
 from stores.console_checks.reasons import Reason, refusal_error
 from stores.console_checks.request import ChangeRequest, Writer
@@ -112,10 +113,11 @@ def approvals_needed(promotion: Promotion) -> tuple[int, bool]:
 
 
 def _clean_reason(reason: Any, *, required: bool, what: str) -> str:
+    """A person's reason, trimmed, with any secret pasted into it replaced by its type (it is kept)."""
     text = reason.strip() if isinstance(reason, str) else ""
     if required and not text:
         raise InvalidRequest(f"Give a reason for {what}; it is kept with the promotion.")
-    return text[:REASON_MAX]
+    return redact(text)[:REASON_MAX]
 
 
 def _check_text(writer: Writer, target: Store, path: str, text: str) -> None:

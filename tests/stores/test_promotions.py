@@ -414,3 +414,11 @@ def test_redacting_the_project_note_blanks_the_promotions_copy(world):
     promotion.refresh_from_db()
     assert (promotion.text, promotion.path, promotion.source_path) == ("", "", "")
     assert "is_incremental" not in PromotionDecision.objects.get().reason
+
+
+def test_a_secret_pasted_into_a_reason_is_kept_as_its_type_only(world):
+    key = "AKIA" + "Q3EGUJXN" + "5B7VTR2M"  # assembled at run time: no secret sits in the repository
+    promotion = propose(world, note(world), reason=f"Found while rotating {key}.")
+    assert key not in promotion.reason and "[REDACTED:" in promotion.reason
+    promotion_refuse(user=world.admin, promotion_id=promotion.public_id, reason=f"Rotate {key} first.")
+    assert key not in PromotionDecision.objects.get().reason
