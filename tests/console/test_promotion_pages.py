@@ -140,8 +140,9 @@ def test_the_list_shows_pending_and_decided_to_those_who_may_see(signed_in, worl
     signed_in("contact").post(promote_url(other), form(world, other, text="Another lesson.\n"))
     first, second = Promotion.objects.order_by("created_at", "id")
     signed_in("admin").post(f"/console/promotions/{second.public_id}/refuse/", {"reason": "Too thin."})
-    page = signed_in("admin").get("/console/promotions/").content.decode()
-    pending, decided = page.split("<h2>Decided</h2>")
+    response = signed_in("admin").get("/console/promotions/")
+    assert_locked_down(response)
+    pending, decided = response.content.decode().split("<h2>Decided</h2>")
     assert first.public_id in pending and second.public_id in decided and "Refused" in decided
     assert first.public_id in signed_in("contact").get("/console/promotions/").content.decode()
     # An escalation contact of another project sees none of ACME's, and its page is a 404.
