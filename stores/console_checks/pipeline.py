@@ -34,7 +34,24 @@ def decide(request: ChangeRequest) -> Decision:
     A refusal's message quotes paths back to the writer and is recorded: any secret a path or
     message carries is replaced by its type first, so neither the answer nor the record keeps it.
     """
-    for check in CHECKS:
+    return _run(CHECKS, request)
+
+
+# Where and what: the checks a text and path must pass in a store whoever writes them.
+WHERE_AND_WHAT: tuple[Check, ...] = tuple(c for c in CHECKS if c is not who.check_who and c.__module__ != when.__name__)
+
+
+def decide_where_and_what(request: ChangeRequest) -> Decision:
+    """The where and what checks alone, in order: would this path and text be taken in this store?
+
+    For a text proposed now and written later by someone else (a promotion, checked when it is
+    proposed and again, through ``decide``, when it lands).
+    """
+    return _run(WHERE_AND_WHAT, request)
+
+
+def _run(checks: tuple[Check, ...], request: ChangeRequest) -> Decision:
+    for check in checks:
         decision = check(request)
         if decision is not None and not decision.allowed:
             message = secrets.redact(decision.message)
