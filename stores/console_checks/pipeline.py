@@ -36,7 +36,24 @@ def decide(request: ChangeRequest) -> Decision:
     replaced by its type first, so the answer does not carry it either (the record's message field
     scrubs what it saves through the same scrubber, which remembers this text and scans it once).
     """
-    for check in CHECKS:
+    return _run(CHECKS, request)
+
+
+# Where and what: the checks a text and path must pass in a store whoever writes them.
+WHERE_AND_WHAT: tuple[Check, ...] = tuple(c for c in CHECKS if c is not who.check_who and c.__module__ != when.__name__)
+
+
+def decide_where_and_what(request: ChangeRequest) -> Decision:
+    """The where and what checks alone, in order: would this path and text be taken in this store?
+
+    For a text proposed now and written later by someone else (a promotion, checked when it is
+    proposed and again, through ``decide``, when it lands).
+    """
+    return _run(WHERE_AND_WHAT, request)
+
+
+def _run(checks: tuple[Check, ...], request: ChangeRequest) -> Decision:
+    for check in checks:
         decision = check(request)
         if decision is not None and not decision.allowed:
             message = scrub_text(decision.message)
