@@ -68,7 +68,16 @@ NOT_SCRUBBED: dict[str, set[str]] = {
     "stores.HistoricalMemory": {
         "public_id", "path", "content", "content_sha256", "first_line", "head_version_id", "deleted_by",
         "history_type", "version_id", "operation", "actor", "run_public_id", "api_key_id", "version_redacted_by",
+        "provenance",
     },
+    # A promotion's path and text pass the target store's where and what checks when proposed (and
+    # every check when they land); the source path is a memory's; the rest are ids, states, the
+    # console's snapshot of the governance rule and a reason code.
+    "stores.Promotion": {
+        "public_id", "source_version_id", "source_path", "path", "text", "status", "rule", "landed_version_id",
+        "failure_code",
+    },
+    "stores.PromotionDecision": {"kind"},
     # A set-aside text is the losing side of a change the checks allowed (a stale base is the last
     # check; a lost create lost after them), so it holds no secret the checks would refuse.
     "stores.SetAside": {
@@ -113,7 +122,8 @@ def test_every_free_text_field_is_scrubbed_or_named_with_its_reason():
         ("stores.HistoricalMemory", "history_change_reason"), ("stores.Memory", "delete_reason"),
         ("stores.HistoricalMemory", "delete_reason"), ("stores.Memory", "redacted_by"),
         ("stores.Refusal", "path"), ("stores.Refusal", "message"), ("runs.Run", "lesson_why"),
-        ("runs.RunRecord", "transcript"), ("runs.RunRecord", "events"),
+        ("runs.RunRecord", "transcript"), ("runs.RunRecord", "events"), ("stores.Promotion", "reason"),
+        ("stores.PromotionDecision", "reason"),
     ]:
         assert (label, name) in scrubbed, f"{label}.{name}"
 
