@@ -138,7 +138,8 @@ _LETTER_RUN = re.compile(
 )
 # A token that may be base64 (standard or URL-safe), long enough to hold a name.
 _RUN_CONTEXT = 60  # characters read again either side of a run of single letters
-_BASE64_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{6,}={0,2}(?![A-Za-z0-9+/=_-])")
+# It may follow a key and "=" ("ctx=Tm9y..."): a value in a query string or a config line.
+_BASE64_TOKEN = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{6,}={0,2}(?![A-Za-z0-9+/=_-])")
 _QUOTES_AROUND_DOT = frozenset("'\"[]")
 _QUOTED_DOT = re.compile(r"['\"\[\]]\.|\.['\"\[\]]")
 # The characters the names view drops: separators, apostrophes, white space.
@@ -399,7 +400,12 @@ def _split_gaps(joined: str, gaps: frozenset[int]) -> tuple[frozenset[int], froz
     bounds = [0, *sorted(gaps), len(joined)]
     for a, b in zip(bounds, bounds[1:], strict=False):
         word = joined[a:b]
-        if len(word) < 5 or not word.isalpha() or (not gaps and _is_common(word)):
+        if len(word) < 5 or not word.isalpha():
+            continue
+        if not gaps and _is_common(word):
+            # A common one-word name split by a hyphen ("Lan-tern") is found, but as the word is:
+            # only with evidence (``_split`` makes it weak), so "har-bor" in prose passes.
+            hyphen.update(a + k for k in range(2, len(word) - 1))
             continue
         for k in range(2, len(word) - 1):
             hyphen.add(a + k)
@@ -750,7 +756,7 @@ class ClientDetailMatcher:
             return None
         k, sep = odd[0]
         if sep.replace(" ", "").replace("\n", "") == "-" and k in entry.hyphen_gaps:  # also "Bright-\nmoor"
-            return "disguise"
+            return "weak" if entry.common_word else "disguise"
         if sep == " " and k in entry.space_gaps:
             return "weak" if k in entry.weak_gaps else "disguise"
         return None
@@ -794,6 +800,8 @@ class ClientDetailMatcher:
             return True  # possessive: "Harbor's"
         if _in_address(view.clean, start, end):
             return True  # a label of an e-mail domain or a URL's host: "ops@harbor-data.com"
+        if start > 0 and view.clean[start - 1] == "/" and view.clean[end + 1 : end + 2] == "/":
+            return True  # a whole folder of a path: "/srv/exports/harbor/daily/" names the client's data
         ending = _PLURAL_ENDING.match(view.clean, end + 1)
         after = ending.end() if ending is not None and not view.is_word(ending.end(), underscore=False) else end + 1
         words_before = _WORD.findall(view.clean, max(0, start - 40), start)

@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .secret_values import password_shaped, reference_end, strong_password, token_shaped
+from .secret_values import decoded_text, encoded_data, password_shaped, reference_end, strong_password, token_shaped
 
 __all__ = ["prose_spans"]
 
@@ -73,11 +73,12 @@ _ENCODING = (
     r"(?:[ \-]?(?:encoded|kodiert|codiert|cod[ée]e?|codificad[ao]|chiffr[ée]e?))?\s*[,)]?)?"
 )
 _COPULA = (
-    r"(?:\s*(?::|=|=>|->|→|:=|\?)"
+    r"(?:\s*(?::|=|=>|->|→|:=|\?|[—–])|\s+-(?=\s)"  # a dash stands for "is" in notes: "passphrase — VALUE"
     r"|\s+(?:is(?:\s+now|\s+still|\s+set\s+to)?|was(?:\s+set\s+to|\s+changed\s+to|\s+reset\s+to)?|"
     r"are|reads|became|ist(?:\s+jetzt|\s+noch)?|war|lautet|lautete|hei[ßs]t|sind|est|[ée]tait|sera|sont|"
     r"es|era|ser[áa]|son|now|set\s+to|changed\s+to|reset\s+to|ge[äa]ndert\s+(?:auf|in|zu)|auf|"
-    r"becomes|wird|devient|queda|pasa\s+a\s+ser)"
+    r"becomes|wird|devient|queda|qued[óo](?:\s+(?:como|en))?|pas[óo]\s+a(?:\s+ser)?|pasa\s+a\s+ser|"
+    r"est\s+pass[ée]e?\s+[àa]|est\s+devenue?|is\s+going\s+to\s+be|will\s+be|ends?\s+up\s+(?:as|being))"
     # an adverb of time after the verb: "lautet jetzt", "est désormais", "es ahora"
     r"(?:\s+(?:now|currently|still|jetzt|nun|noch|aktuell|derzeit|maintenant|d[ée]sormais|actuellement|"
     r"toujours|ahora|actualmente|todav[íi]a|ya))?"
@@ -90,14 +91,17 @@ _LOGIN_VERB = re.compile(
     r"(?<![\w\-])(?:log(?:s|ged|ging)?[ \-]?(?:in|on)(?:to)?|sign(?:s|ed|ing)?[ \-]?in|connect(?:s|ed|ing)?|"
     r"authenticat\w*|ssh|sudo|anmelden|angemeldet|meld\w*\s+(?:dich|sich|euch|mich|ihn|uns)(?:\s+an)?|"
     r"einloggen|eingeloggt|logg\w*\s+(?:dich|sich|euch|mich|uns)(?:\s+ein)?|se\s+connecter|connecte[rz]?(?:-vous)?|"
-    r"connectez-vous|identifiez-vous|s'identifier|iniciar\s+sesi[oó]n|inicia\s+sesi[oó]n|inicie\s+sesi[oó]n|"
+    r"connectez-vous|identifiez-vous|s'identifier|connexion|conexi[oó]n|anmeldung|iniciar\s+sesi[oó]n|inicia\s+sesi[oó]n|inicie\s+sesi[oó]n|"
     r"con[eé]ctate|conectarse|con[eé]ctese|entra[rs]?|entre|accede[rs]?|ingresa[rs]?|ingrese)(?![\w\-])"
 )
 _THING = (
     r"login|log-?in|sign-?in|archive|zip(?:\s+file)?|7z|rar|tarball|keystore|truststore|key\s?store|keychain|"
     r"vault|prompt|pdf|file|share|laptop|vpn|wi-?fi|router|safe|account|console|admin\s+panel|portal|box|"
     r"archiv|datei|schl[üu]sselbund|tresor|anmeldung|konto|fichier|coffre(?:-fort)?|trousseau|compte|"
-    r"connexion|archivo|fichero|almac[ée]n|llavero|b[óo]veda|cuenta|sesi[óo]n"
+    r"connexion|archivo|fichero|almac[ée]n|llavero|b[óo]veda|cuenta|sesi[óo]n|"
+    # systems one logs in to: a value said to "work" on one is its password
+    r"s?ftps?|sftp\s+drop|bastion|server|database|cluster|sheet|workbook|spreadsheet|hoja|blatt|feuille|"
+    r"excel|mappe|classeur|libro"
 )
 _OPENS_WITH = re.compile(
     rf"(?<!\w)(?:{_THING})(?![\w\-])(?:[^\n.!?]|\.(?=\w)){{0,40}}?(?<![\w\-])(?:"
@@ -114,7 +118,10 @@ _COPULA_BEFORE = re.compile(_COPULA + r"(?:\*\*|__)?[ \t]*$")
 _TYPE_VERB = re.compile(
     r"(?<![\w\-])(?:type|typed|enter|paste|tippe|tippen|tipp|gib|geben\s+sie|einzugeben(?:\s+ist)?|eingeben|"
     r"eintippen|tapez|taper|tape|saisir|saisissez|saisis|entrez|entrer|"
-    r"escribe|escriba|escribir|introduce|introduzca|introducir|teclea|teclee|teclear|ingresar|wants|will)\s+" + _OPEN
+    r"escribe|escriba|escribir|introduce|introduzca|introducir|teclea|teclee|teclear|ingresar|wants|will|"
+    # answering a prompt: "answer VALUE", "antworte mit VALUE", "réponds VALUE", "responde con VALUE"
+    r"answer(?:\s+with)?|reply(?:\s+with)?|respond\s+with|antworte(?:\s+mit)?|antworten\s+mit|"
+    r"r[ée]ponds?(?:\s+par|\s+avec)?|r[ée]pondez(?:\s+par|\s+avec)?|responde(?:\s+con)?|conteste(?:\s+con)?)\s+" + _OPEN
 )
 _TYPE_AFTER = re.compile(
     r"""["'`»”’]?\s*(?:at|in|into|when|on|as|ein|an|bei|wenn|à|au|dans|quand|lorsque|en|cuando|al|typed|"""
@@ -162,14 +169,24 @@ _CANDIDATE = re.compile(
 _WINDOW = 160
 
 _NOUN_BEFORE = re.compile(
-    rf"(?<![\w\-])(?:(?P<tok>{_TOKEN_NOUN})|(?P<pw>{_PASSWORD_NOUN}))(?![\w\-])"
-    rf"(?:(?P<copula>{_QUALIFIER}{_ENCODING}{_COPULA}{_ENCODING})|(?P<direct>{_ENCODING}[ \t]+))(?:\*\*|__)?[ \t]*$"
+    rf"(?:(?<![\w\-])|(?<=[^\W\d_]{{2}}-))(?:(?P<tok>{_TOKEN_NOUN})|(?P<pw>{_PASSWORD_NOUN}))(?![\w\-])"
+    rf"(?:(?P<copula>{_QUALIFIER}{_ENCODING}{_COPULA}{_ENCODING})|(?P<direct>{_ENCODING}(?:[ \t]*,)?[ \t]+))(?:\*\*|__)?[ \t]*$"
 )
 _LOGIN_BEFORE = re.compile(
     _LOGIN_VERB.pattern + rf"(?:[^\n.!?]|\.(?=\w)){{0,80}}?(?<![\w\-])(?:with|using|via|mit|avec|con|par|by)\s+"
-    rf"(?:(?:the|das|dem|le|la|el|its|seinem|seiner)\s+)?(?:(?:{_PASSWORD_NOUN})\s+)?(?::\s*)?"
+    rf"(?:(?:the|das|dem|le|la|el|its|seinem|seiner|l')\s*)?(?:(?:{_PASSWORD_NOUN})\s+)?"
+    r"(?:(?:account|user|login|compte|utilisateur|cuenta|usuario|konto|benutzer|nutzer)\s+)?(?::\s*)?"
     # "with looker_svc and VALUE", "mit analyst / VALUE": the login name first, then the value.
     r"(?P<user>[\w.@+\-]{2,40}\s*(?:and|und|et|y|e|/|,)\s*)?(?:\*\*|__)?[ \t]*$"
+)
+# A value a credential was changed or set to: "we changed the password to VALUE", "they set the
+# passphrase for the vault to VALUE", "on a changé le mot de passe en VALUE", "cambiamos la contraseña a VALUE".
+_CHANGED_TO_BEFORE = re.compile(
+    r"(?<![\w\-])(?:chang\w*|set|sets|setting|reset\w*|updat\w*|rotat\w*|switch\w*|mov\w*|"
+    r"chang[ée]\w*|modifi[ée]\w*|r[ée]initialis[ée]\w*|mis|cambi\w*|actualiz\w*|restablec\w*|pus\w*|"
+    r"ge[äa]ndert|gesetzt|zur[üu]ckgesetzt|[äa]ndern|setzen)"
+    r"(?:[^\n.!?:=]|\.(?=\w)){0,30}?(?<![\w\-])(?P<noun>" + _PASSWORD_NOUN + r")(?![\w\-])"
+    r"(?:[^\n.!?:=]|\.(?=\w)){0,40}?\s(?:to|into|à|en|a|por|auf|zu)(?:\*\*|__)?[ \t]*$"
 )
 _OPENS_BEFORE = re.compile(_OPENS_WITH.pattern.removesuffix(_OPEN) + r"(?:\*\*|__)?[ \t]*$")
 _TYPE_BEFORE = re.compile(_TYPE_VERB.pattern.removesuffix(_OPEN) + r"[ \t]*$")
@@ -186,7 +203,8 @@ _PIN_NOUN = re.compile(
 # A value typed, unlocked or decrypted with, read from the words after it: "acepta X como contraseña",
 # "X as the password", "lässt sich mit X entschlüsseln" (German puts the verb last).
 _AS_NOUN_AFTER = re.compile(
-    r"""["'`»”’]?\s+(?:as|als|comme|como|en\s+tant\s+que)\s+(?:(?:the|its|a|das|den|ein|le|la|l'|el|su|un|una)\s*)?"""
+    r"""["'`»”’]?(?:\s+(?:as|als|comme|como|en\s+tant\s+que|is|ist|est|es|was|war|sera|will\s+be)|\s*[—–:]|\s+-|\s*,)\s+"""
+    r"""(?:(?:now|jetzt|nun|d[ée]sormais|ahora)\s+)?(?:(?:the|its|a|das|den|ein|le|la|l'|el|su|un|una)\s*)?"""
     r"(?:(?:new|neues?|nouveau|nouvelle|nueva|nuevo|admin)\s+)?(?P<noun>" + _PASSWORD_NOUN + r")(?![\w\-])"
 )
 _VERB_LAST_AFTER = re.compile(
@@ -198,8 +216,11 @@ _WITH_BEFORE = re.compile(r"(?<![\w\-])(?:mit|with|avec|con)\s+(?:\*\*|__)?[ \t]
 _UNLOCK_BEFORE = re.compile(
     r"(?<![\w\-])(?:opens?|opened|opening|unlocks?|unlocked|decrypts?|decrypted|decrypting|s'ouvre|ouvre|"
     r"d[ée]verrouille\w*|d[ée]chiffre\w*|se\s+abre|abre|descifra\w*|desbloquea\w*|desencripta\w*|"
-    r"[öo]ffnet(?:\s+sich)?|entschl[üu]sselt(?:\s+sich)?|entsperrt(?:\s+sich)?)"
-    r"\s+(?:with|using|mit|avec|con|par)\s+(?:(?:the|its|das|dem|der|le|la|l'|el|su)\s*)?"
+    r"[öo]ffnet(?:\s+sich)?|entschl[üu]sselt(?:\s+sich)?|entsperrt(?:\s+sich)?|"
+    r"unprotect\w*|desproteg\w*|d[ée]prot[ée]g\w*|entsch[üu]tz\w*|blattschutz\s+aufheben)"
+    # what is opened may sit between: "unprotect sheet with", "desproteger la hoja de Excel usa"
+    r"(?:\s+(?:[^\n.!?:=,;]){1,40}?)?"
+    r"\s+(?:with|using|use|mit|avec|con|par|usa|use|utilise[rz]?|benutze|nimm|verwende)\s+(?:(?:the|its|das|dem|der|le|la|l'|el|su)\s*)?"
     rf"(?:(?:{_PASSWORD_NOUN})\s+)?(?::\s*)?(?:\*\*|__)?[ \t]*$"
 )
 # What makes a sentence about a prompt or a login: a value typed in it is what the prompt wants.
@@ -267,13 +288,22 @@ def _about_the_credential(qual: str) -> bool:
 class _Shape:
     """What a candidate value looks like, each answer worked out once and only when a context asks."""
 
-    __slots__ = ("value", "_shaped", "_strict", "_strong")
+    __slots__ = ("value", "_shaped", "_strict", "_strong", "_decoded")
 
     def __init__(self, value: str) -> None:
         self.value = value
         self._shaped: bool | None = None
         self._strict: bool | None = None
         self._strong: bool | None = None
+        self._decoded: str | None | bool = False  # False: not worked out yet
+
+    @property
+    def decoded(self) -> str | None:
+        """The password a hex or base64 value encodes ("hex so grep won't catch it: 5761..."), if any."""
+        if self._decoded is False:
+            text = decoded_text(self.value) if len(self.value) >= 8 else None
+            self._decoded = text if text is not None and password_shaped(text, strict=True) else None
+        return self._decoded  # type: ignore[return-value]
 
     @property
     def shaped(self) -> bool:
@@ -290,7 +320,9 @@ class _Shape:
     @property
     def strong(self) -> bool:
         if self._strong is None:
-            self._strong = self.strict and strong_password(self.value)
+            self._strong = self.strict and strong_password(self.value) or (
+                self.decoded is not None and strong_password(self.decoded)
+            )
         return self._strong
 
 
@@ -309,6 +341,8 @@ def _noun_kind(lower: str, lo: int, ctx_end: int, shape: _Shape) -> str | None:
             return None  # "svc_<team>_v2", "{env}_loader": a naming pattern, not a value
         copula = m.group("copula") is not None
         if m.group("tok") is not None:
+            if encoded_data(value):
+                continue  # base64 of a cursor or a JSON page: "the pagination token is base64 of offset=500"
             if token_shaped(value) or shape.strong or (copula and shape.shaped):
                 return "Secret Assignment"
             # Some providers' keys are UUIDs (Postmark, Heroku): after a token noun and a copula, one is.
@@ -367,6 +401,9 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
         return shape.shaped and not _PRODUCT.match(value)
 
     after = start + len(value)
+    m = _CHANGED_TO_BEFORE.search(lower, lo, ctx_end)
+    if m is not None and plain() and (shape.strong or m.group("noun") not in _LOOSE_NOUN and m.group("noun")[:3] != "key"):
+        return "Password"
     m = _LOGIN_BEFORE.search(lower, lo, ctx_end)
     if m is not None and plain() and (m.group("user") is None or shape.strong):
         return "Login Credentials"

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import secret_formats, secret_prose
-from .secret_values import hash_prefixed, is_placeholder, password_shaped, public_key_material, reference_end
+from .secret_values import hash_prefixed, hash_shaped, is_placeholder, password_shaped, public_key_material, reference_end
 
 __all__ = [
     "SecretFinding",
@@ -230,6 +230,12 @@ class _Engine:
                     continue  # a documented example key, "user:password@" in a URI template
                 if public_key_material(value) or hash_prefixed(value):
                     continue  # a public key's body or an algorithm-named digest: published, not secret
+                if (
+                    secret.type == "Hex High Entropy String"
+                    and hash_shaped(value)
+                    and not _SECRET_WORD.search(line.lower())
+                ):
+                    continue  # a quoted digest (an ETag, a checksum) on a line that names no credential
                 common = {"filename": secret.filename, "secret": secret.secret_value, "plugin": entry.plugin}
                 if self._filtered(self.secret_filters, line=line, **common):
                     continue
@@ -581,9 +587,17 @@ _URL_CREDENTIALS = re.compile(
 )
 
 
+# A key written as a URL's user part with no password: a Sentry DSN, "https://TOKEN@github.com/...".
+_URL_TOKEN_USER = re.compile(r"(?i)\b[a-z][a-z0-9+.\-]*://(?P<token>[A-Za-z0-9_\-]{20,200})@[\w\-]+(?:\.[\w\-]+)+")
+
+
 def _url_credentials(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
     if "://" not in note.text:
         return
+    if "@" in note.text:
+        for m in _URL_TOKEN_USER.finditer(note.text):
+            if _token_like(m.group("token")) and any(c.isdigit() for c in m.group("token")):
+                yield _Span(m.start("token"), m.end("token"), "URL Credentials")
     for m in _URL_CREDENTIALS.finditer(note.text):
         password = m.group("password")
         if _not_a_value(password) or _reference_at(note.text, m.start("password")) or password.lower() in ("password", "pass", "passwd", "pwd", "secret"):
@@ -800,6 +814,17 @@ _FINGERPRINT_BEFORE = re.compile(r"(?i)(?:sha\d{0,3}|md5|h1|blake2[bs]?|sri|inte
 _PUBLIC_KEY_LINE = re.compile(r"(?i)\b(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-\S+|fingerprint|public key)\b")
 
 
+def _word_at(line: str, column: int) -> str:
+    """The whitespace- or quote-delimited word of ``line`` that holds ``column``."""
+    start = column
+    while start > 0 and not line[start - 1].isspace() and line[start - 1] not in "\"'`":
+        start -= 1
+    end = column
+    while end < len(line) and not line[end].isspace() and line[end] not in "\"'`":
+        end += 1
+    return line[start:end].rstrip(".,;:)")
+
+
 def _bare_tokens(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
     # Random tokens are rare in lessons: find them first, then look for a secret word around each.
     for m in _BARE_TOKEN.finditer(note.text):
@@ -812,6 +837,8 @@ def _bare_tokens(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]
             continue  # a segment of a URL or a path, such as a document id
         if _FINGERPRINT_BEFORE.search(line, max(0, column - 12), column) or _PUBLIC_KEY_LINE.search(line):
             continue  # a public key's fingerprint or body: shown, not kept secret
+        if hash_prefixed(_word_at(line, column)):
+            continue  # the tail of a stored password hash ("$2b$12$...", "pbkdf2_sha256$..."): not the password
         if _SECRET_WORD.search("\n".join(note.lines[max(0, number - 3) : number]).lower()):
             yield _Span(m.start(), m.end(), "Secret Assignment")
 
