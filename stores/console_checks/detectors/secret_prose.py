@@ -134,7 +134,8 @@ _LOGIN_CONTEXT = re.compile(
     r"utilisateur|usuario|cuenta|credenciales|acceso|acc[eè]s|sesi[oó]n)(?![\w\-])"
 )
 _HALF_WORD = re.compile(
-    r"(?<![\w\-])(?:halves|half|parts?|pieces?|first|second|chunks?|fragments?|segments?|h[äa]lfte\w*|teil\w*|"
+    r"(?<![\w\-])(?:halves|half|parts?|pieces?|first|second|chunks?|fragments?|segments?|pairs?|starts?|ends?|"
+    r"h[äa]lfte\w*|teil\w*|"
     r"st[üu]ck\w*|moiti[ée]s?|parties?|morceaux|morceau|mitad(?:es)?|partes?|trozos?|fragmentos?)(?![\w\-])"
 )
 _JOIN_WORD = re.compile(
@@ -515,10 +516,24 @@ def _half_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
                 if len(part) < j - i:
                     break
                 joined = "".join(text[s:e] for s, e in part)
-                if all(e - s < 16 for s, e in part) and password_shaped(joined, strict=True):
+                short = all(e - s < 16 for s, e in part)
+                # Long parts join into a key or token (a prefix-keyed one, or a long random run).
+                if short and password_shaped(joined, strict=True) or (
+                    all(e - s >= 8 for s, e in part) and _joined_token(joined)
+                ):
                     for s, e in part:
                         yield (s, e, "Password")
                     break
+
+
+_JOINED_PREFIX = re.compile(r"^(?:[a-z]{2,8}[_\-]|A(?:KIA|SIA)|AIza|xox[a-z]-|eyJ)")
+
+
+def _joined_token(joined: str) -> bool:
+    """Whether fragments joined read as one key or token: a vendor prefix or a long random run."""
+    return len(joined) >= 20 and (_JOINED_PREFIX.match(joined) is not None or token_shaped(joined)) and (
+        token_shaped(joined) or any(c.isdigit() for c in joined) and any(c.isupper() for c in joined)
+    )
 
 
 _ORDINAL = re.compile(r"^(?:\d+(?:st|nd|rd|th|\.|er|e|º|ª)|[12]/2)$", re.I)

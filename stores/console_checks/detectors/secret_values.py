@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import math
 import re
 
@@ -103,7 +104,14 @@ _PARTS = re.compile(r"[^A-Za-z0-9]+")
 # The providers' documented example keys: AWS's end in EXAMPLE or EXAMPLEKEY, others spell out a
 # run of Xs or zeros in place of the key body ("AC" + 32 "X"s for Twilio, "sk_live_" + "0"s).
 _DOCUMENTED_EXAMPLE = re.compile(r"(?:EXAMPLE(?:KEY)?|[Ee]xample[Kk]ey)$|X{8,}|x{12,}|0{12,}|\*{6,}")
+# Published keys that are public by design, kept as sha256 digests so this file holds no key:
+# the Azure storage emulator's (Azurite's) well-known account key, the same in every install.
+_PUBLISHED_KEY_DIGESTS = frozenset({"0011cc25eb4320717494d2703e8cba85743e71b500283c21c8b88147992f9059"})
 _QUOTES = "\"'`"
+
+
+def _published_key(v: str) -> bool:
+    return len(v) >= 20 and hashlib.sha256(v.encode("utf-8", "replace")).hexdigest() in _PUBLISHED_KEY_DIGESTS
 
 
 def is_placeholder(value: str) -> bool:
@@ -114,7 +122,7 @@ def is_placeholder(value: str) -> bool:
     end = reference_end(v, 0)
     if end is not None and end == len(v):
         return True
-    if _FILLER.match(v) or _DOCUMENTED_EXAMPLE.search(v):
+    if _FILLER.match(v) or _DOCUMENTED_EXAMPLE.search(v) or _published_key(v):
         return True
     lower = v.lower()
     if lower in _STAND_IN_WORDS:

@@ -212,6 +212,8 @@ class _Engine:
         from detect_secrets.util.code_snippet import get_code_snippet
 
         line = lines[number - 1].rstrip()
+        if "kty" in line and _public_jwks(line) and not _JWK_PRIVATE.search(line):
+            return []  # a public JSON Web Key on its own line: published, not secret
         triggered = [
             entry
             for entry in self.plugins
@@ -938,6 +940,14 @@ _RULES: tuple[Rule, ...] = (
         check=lambda v: _token_like(v) or (len(v) >= 24 and _has_digit_and_letter(v) and not _not_a_value(v)),
     ),
     _regex_rule(
+        # Any other scheme a provider names: "SSWS" (Okta), "Token", "Bot", "GenieKey", "Splunk", "ApiKey".
+        "Authorization Header",
+        ("authorization",),
+        r"(?i)\bauthorization[\"'`]?\s*[:=]\s*[\"'`]?(?!bearer\b|basic\b)[A-Za-z][\w\-]{1,20}\s+([A-Za-z0-9\-._~+/]{16,}=*)",
+        group=1,
+        check=lambda v: _token_like(v) and not _not_a_value(v),
+    ),
+    _regex_rule(
         "Basic Auth Header",
         ("basic",),
         r"(?i)\bauthorization[\"'`]?\s*[:=]?\s*[\"'`]?basic\s+([A-Za-z0-9+/]{12,}={0,2})",
@@ -1164,8 +1174,23 @@ _PUBLIC_BLOCK = re.compile(
 )
 
 
+# A JSON Web Key: public when it holds none of the private members ("d", the RSA primes, "k").
+_JWK = re.compile(r"\{[^{}]{0,4000}?[\"']kty[\"']\s*:[^{}]{0,4000}\}")
+_JWK_PRIVATE = re.compile(r"[\"'](?:d|p|q|dp|dq|qi|k)[\"']\s*:")
+
+
+def _public_jwks(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` holds a public JSON Web Key (a JWKS entry): its modulus looks random, and is published."""
+    if "kty" not in text:
+        return []
+    return [(m.start(), m.end()) for m in _JWK.finditer(text) if not _JWK_PRIVATE.search(m.group(0))]
+
+
 def _outside_public_blocks(note: _Note, spans: list[_Span]) -> list[_Span]:
     """``spans`` less those inside a public key or certificate block (a private key is never public)."""
+    jwks = _public_jwks(note.text)
+    if jwks:
+        spans = [s for s in spans if not any(a <= s.start and s.end <= b for a, b in jwks)]
     if "-----BEGIN " not in note.text:
         return spans
     blocks = [(m.start(), m.end()) for m in _PUBLIC_BLOCK.finditer(note.text)]
