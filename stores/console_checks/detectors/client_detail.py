@@ -282,6 +282,7 @@ class _View:
             ]
             self.cased = "".join(ch for ch, k in zip(chars, keep, strict=True) if k)
             self.where = [w for w, k in zip(where, keep, strict=True) if k]
+        self.text = text
         self.clean = self.cased.lower()
         if len(self.clean) != len(self.cased):  # a letter that lower-cases to two: keep the map exact
             self.clean = "".join(c.lower() if len(c.lower()) == 1 else c for c in self.cased)
@@ -380,6 +381,15 @@ def _in_address(clean: str, start: int, end: int) -> bool:
         return "/" not in prefix[prefix.rindex("@") :]
     scheme = prefix.find("://")
     return scheme >= 0 and "/" not in prefix[scheme + 3 :]
+
+
+def _other_script(view: _View, start: int, end: int) -> bool:
+    """Whether a letter of ``start``..``end`` was written in another script than Latin (a look-alike)."""
+    for i in range(start, min(end + 1, len(view.where))):
+        ch = view.text[view.where[i]] if view.where[i] < len(view.text) else ""
+        if ch and not ch.isascii() and ch.isalpha() and not unicodedata.name(ch, "").startswith("LATIN"):
+            return True
+    return False
 
 
 def _is_common(word: str) -> bool:
@@ -691,6 +701,8 @@ class ClientDetailMatcher:
                     lowered = entry.capitals_only and not all(
                         c.isupper() for c in view.cased[clean_start : clean_end + 1] if c.isalpha()
                     )
+                    if split == "plain" and _other_script(view, clean_start, clean_end):
+                        split = "disguise"  # "Lаntern" with a Cyrillic a: written to slip past a match
                     needs_evidence = entry.common_word or split == "weak" or lowered
                     evident = not needs_evidence or disguised or skeleton or split == "disguise"
                     if not evident:
@@ -829,7 +841,10 @@ class ClientDetailMatcher:
                 and not following[0].endswith("ss")
                 and following[1] in _FUNCTION_WORDS
             )
-        return False
+        # In lower case where prose writes a capital, after the end of a sentence in the text ("... not
+        # build. lantern reminded me"): a name written as a handle, not the word.
+        before = view.clean[:start].rstrip(" \t")
+        return len(before) >= 2 and before[-1] in ".!?" and view.clean[start - 1 : start] == " " and before[-2].isalnum()
 
     @staticmethod
     def _key_matches(view: _View, start: int, end: int) -> bool:

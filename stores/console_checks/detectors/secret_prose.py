@@ -51,7 +51,9 @@ _TOKEN_NOUN = (
     r"(?:access|secret|auth|signing|webhook|app|application|client)[ \-](?:key|token|secret)s?|"
     r"auth(?:entication)?[ \-]token|tokens?|jetons?|bearer|zugriffstoken|schl[üu]ssel|"
     r"(?:account|storage|master|shared|primary|secondary|signing|encryption|server|service|private|"
-    r"project|personal|admin|partner|integration)[ \-](?:key|token|secret)\d?s?"
+    r"project|personal|admin|partner|integration|routing|license|licence|ingest(?:ion)?|write|read|deploy|"
+    r"install|events?|user|bot|org|workspace|team|session|refresh|runner|registration)[ \-](?:key|token|secret)\d?s?|"
+    r"session[ \-_]?(?:ids?|cookies?)|sessionid|cookie"
 )
 # A credential noun read loosely ("pass", "key", "clé") needs a value shaped strongly (``strong_password``).
 _LOOSE_NOUN = frozenset({"pass", "key", "clé", "cle", "llave", "secrets", "losung"})
@@ -78,7 +80,14 @@ _COPULA = (
     r"are|reads|became|ist(?:\s+jetzt|\s+noch)?|war|lautet|lautete|hei[ßs]t|sind|est|[ée]tait|sera|sont|"
     r"es|era|ser[áa]|son|now|set\s+to|changed\s+to|reset\s+to|ge[äa]ndert\s+(?:auf|in|zu)|auf|"
     r"becomes|wird|devient|queda|qued[óo](?:\s+(?:como|en))?|pas[óo]\s+a(?:\s+ser)?|pasa\s+a\s+ser|"
-    r"est\s+pass[ée]e?\s+[àa]|est\s+devenue?|is\s+going\s+to\s+be|will\s+be|ends?\s+up\s+(?:as|being))"
+    r"est\s+pass[ée]e?\s+[àa]|est\s+devenue?|is\s+going\s+to\s+be|will\s+be|ends?\s+up\s+(?:as|being)|"
+    # changed to, after the noun: "cambió a", "a été changé en", "wurde auf ... geändert" (auf above)
+    r"(?:has\s+been|have\s+been|got|was|were|is)\s+(?:changed|reset|set|rotated|updated|moved)\s+to|"
+    r"(?:changed|rotated|updated|moved|reset)\s+to|(?:se\s+)?cambi[óo]\s+(?:a|por)|"
+    r"(?:a|ont|est|sont)\s+[ée]t[ée]\s+(?:chang|modifi|r[ée]initialis|mis)[ée]?e?s?\s+(?:en|[àa]|pour)|"
+    r"wurde\s+(?:auf|zu)|"
+    # a value written as such: "current value X", "aktueller Wert X", "valeur actuelle X"
+    r"(?:current\s+|actual\s+|aktuelle[rn]?\s+)?(?:value|wert)|valeur(?:\s+actuelle)?|valor(?:\s+actual)?)"
     # an adverb of time after the verb: "lautet jetzt", "est désormais", "es ahora"
     r"(?:\s+(?:now|currently|still|jetzt|nun|noch|aktuell|derzeit|maintenant|d[ée]sormais|actuellement|"
     r"toujours|ahora|actualmente|todav[íi]a|ya))?"
@@ -121,7 +130,10 @@ _TYPE_VERB = re.compile(
     r"escribe|escriba|escribir|introduce|introduzca|introducir|teclea|teclee|teclear|ingresar|wants|will|"
     # answering a prompt: "answer VALUE", "antworte mit VALUE", "réponds VALUE", "responde con VALUE"
     r"answer(?:\s+with)?|reply(?:\s+with)?|respond\s+with|antworte(?:\s+mit)?|antworten\s+mit|"
-    r"r[ée]ponds?(?:\s+par|\s+avec)?|r[ée]pondez(?:\s+par|\s+avec)?|responde(?:\s+con)?|conteste(?:\s+con)?)\s+" + _OPEN
+    r"r[ée]ponds?(?:\s+par|\s+avec)?|r[ée]pondez(?:\s+par|\s+avec)?|responde(?:\s+con)?|conteste(?:\s+con)?|"
+    # using or trying a value: "use VALUE", "then paste VALUE", "try VALUE", "prueba VALUE", "probier mal VALUE"
+    r"use|using|utilise[rz]?|usa|usar|benutze|verwende|nimm|try|trying|tried|prueba|probar|intenta|essaie[rz]?|"
+    r"essayez|probier\w*(?:\s+mal)?|versuch\w*(?:\s+mal|\s+es\s+mit)?|then\s+paste|einfach)\s+" + _OPEN
 )
 _TYPE_AFTER = re.compile(
     r"""["'`»”’]?\s*(?:at|in|into|when|on|as|ein|an|bei|wenn|à|au|dans|quand|lorsque|en|cuando|al|typed|"""
@@ -129,7 +141,7 @@ _TYPE_AFTER = re.compile(
 )
 
 _LOGIN_CONTEXT = re.compile(
-    r"(?<!\w)(?:log(?:ged|ging|s)?[ \-]?(?:in|on)|login|sign[ \-]?in|credentials?|creds|account|user(?:name)?|"
+    r"(?<!\w)(?:log(?:ged|ging|s)?[ \-]?(?:in|on)|login|sign[ \-]?in|credentials?|creds|(?:basic\s+)?auth|account|user(?:name)?|"
     r"benutzer(?:name)?|anmeldung|anmelden|zugang(?:sdaten)?|konto|login-daten|identifiants?|compte|connexion|"
     r"utilisateur|usuario|cuenta|credenciales|acceso|acc[eè]s|sesi[oó]n)(?![\w\-])"
 )
@@ -170,7 +182,7 @@ _CANDIDATE = re.compile(
 _WINDOW = 160
 
 _NOUN_BEFORE = re.compile(
-    rf"(?:(?<![\w\-])|(?<=[^\W\d_]{{2}}-))(?:(?P<tok>{_TOKEN_NOUN})|(?P<pw>{_PASSWORD_NOUN}))(?![\w\-])"
+    rf"(?:(?<![\w\-])|(?<=[^\W\d_]{{2}}[\-_]))(?:(?P<tok>{_TOKEN_NOUN})|(?P<pw>{_PASSWORD_NOUN}))(?![\w\-])"
     rf"(?:(?P<copula>{_QUALIFIER}{_ENCODING}{_COPULA}{_ENCODING})|(?P<direct>{_ENCODING}(?:[ \t]*,)?[ \t]+))(?:\*\*|__)?[ \t]*$"
 )
 _LOGIN_BEFORE = re.compile(
@@ -192,7 +204,7 @@ _CHANGED_TO_BEFORE = re.compile(
 _OPENS_BEFORE = re.compile(_OPENS_WITH.pattern.removesuffix(_OPEN) + r"(?:\*\*|__)?[ \t]*$")
 _TYPE_BEFORE = re.compile(_TYPE_VERB.pattern.removesuffix(_OPEN) + r"[ \t]*$")
 _PAIR_BEFORE = re.compile(
-    r"(?<![\w@.+\-/])(?P<user>[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+|[A-Za-z][\w.\-]{1,40})"
+    r"(?<![\w@.+\-/])(?P<user>[\w.+\-]+@(?:[\w\-]+(?:\.[\w\-]+)*)?|[A-Za-z][\w.\-]{1,40})"
     r"(?P<sep>[ \t]+/[ \t]+|[ \t]*/[ \t]*|[ \t]*,[ \t]+|[ \t]+\|[ \t]+)$"
 )
 _PIN_NOUN = re.compile(
@@ -210,7 +222,8 @@ _AS_NOUN_AFTER = re.compile(
 )
 _VERB_LAST_AFTER = re.compile(
     r"""["'`»”’]?\s+(?:zu\s+)?(?:entschl[üu]sseln|[öo]ffnen|entsperren|anmelden|einloggen|freischalten|eingeben|"""
-    r"eintippen|eingetippt|eingegeben|entschl[üu]sselt|ge[öo]ffnet)(?![\w\-])"
+    r"eintippen|eingetippt|eingegeben|entschl[üu]sselt|ge[öo]ffnet|tippen|eintragen|einf[üu]gen|verwenden|"
+    r"benutzen|nehmen)(?![\w\-])"
 )
 _WITH_BEFORE = re.compile(r"(?<![\w\-])(?:mit|with|avec|con)\s+(?:\*\*|__)?[ \t]*$")
 # Opening, unlocking or decrypting with a value: the verb says what the value is, whatever is opened.
@@ -220,13 +233,15 @@ _UNLOCK_BEFORE = re.compile(
     r"[öo]ffnet(?:\s+sich)?|entschl[üu]sselt(?:\s+sich)?|entsperrt(?:\s+sich)?|"
     r"unprotect\w*|desproteg\w*|d[ée]prot[ée]g\w*|entsch[üu]tz\w*|blattschutz\s+aufheben)"
     # what is opened may sit between: "unprotect sheet with", "desproteger la hoja de Excel usa"
-    r"(?:\s+(?:[^\n.!?:=,;]){1,40}?)?"
-    r"\s+(?:with|using|use|mit|avec|con|par|usa|use|utilise[rz]?|benutze|nimm|verwende)\s+(?:(?:the|its|das|dem|der|le|la|l'|el|su)\s*)?"
+    r"(?:\s+(?:[^\n.!?:=,;]){1,40}?)?,?"
+    r"\s+(?:with|using|use|mit|avec|con|par|usa|usar|utilise[rz]?|benutze|nimm|verwende)\s+(?:(?:the|its|das|dem|der|le|la|l'|el|su)\s*)?"
     rf"(?:(?:{_PASSWORD_NOUN})\s+)?(?::\s*)?(?:\*\*|__)?[ \t]*$"
 )
 # What makes a sentence about a prompt or a login: a value typed in it is what the prompt wants.
 _PROMPT_CONTEXT = re.compile(
-    r"(?<![\w\-])(?:prompt\w*|asks?|asked|fragt|gefragt|demande\w*|pide|pregunta\w*|sudo|ssh|unlock\w*|"
+    r"(?<![\w\-])(?:prompt\w*|asks?|asked|fragt|gefragt|abfrage|demande\w*|pide|pregunta\w*|sudo|ssh|ssh-add|"
+    r"mysql|psql|sqlplus|sqlcmd|pgadmin|kinit|gpg|keytool|openssl|keystore|worked|marché|funcion\w*|ging|klappte|"
+    r"unlock\w*|"
     r"entsperr\w*|d[ée]verrouill\w*|desbloque\w*)(?![\w\-])"
 )
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
@@ -363,9 +378,11 @@ def _noun_kind(lower: str, lo: int, ctx_end: int, shape: _Shape) -> str | None:
 
 
 def _sentence_about_a_login(lower: str, lo: int, ctx_end: int, nouns: bool = True) -> bool:
-    """Whether the sentence up to ``ctx_end`` speaks of a prompt, a login, a thing one unlocks, or
-    (with ``nouns``) a credential."""
-    sentence = lower[_sentence_start(lower, lo, ctx_end) : ctx_end]
+    """Whether the sentence holding the value at ``ctx_end`` speaks of a prompt, a login, a thing one
+    unlocks, or (with ``nouns``) a credential: before the value, or after it ("it's VALUE for the
+    pgadmin login", "Essaie VALUE, c'est ce qui a marché pour le keystore")."""
+    end = _SENTENCE_END.search(lower, ctx_end + 1, ctx_end + _WINDOW)
+    sentence = lower[_sentence_start(lower, lo, ctx_end) : end.start() if end else min(len(lower), ctx_end + _WINDOW)]
     return bool(
         _PROMPT_CONTEXT.search(sentence)
         or _LOGIN_CONTEXT.search(sentence)

@@ -84,7 +84,7 @@ _STAND_IN_PARTS = frozenset(
     "api key keys token tokens secret secrets password passwords pass passwd pwd passphrase pin value id "
     "user username name client access app db database account service auth bearer value_here new old "
     "me change changeme changeit redacted placeholder dummy example sample fake notreal not test xyz abc "
-    "tbd todo foo bar baz demo".split()
+    "tbd todo foo bar baz demo will work works valid invalid only do does no is it for of".split()
 )
 # Parts that make a value a stand-in at all (without one, "api_key" alone is an identifier name).
 _MARKER_PARTS = frozenset(
@@ -132,6 +132,12 @@ def is_placeholder(value: str) -> bool:
         return True  # only symbols: "***", "---"
     if all(p in _STAND_IN_PARTS or _FILLER.match(p) for p in parts) and any(
         p in _MARKER_PARTS or _FILLER.match(p) for p in parts
+    ):
+        return True
+    # A vendor's prefix, then words saying it is no key: "xoxb-not-a-real-token-this-will-not-work".
+    rest = parts[1:]
+    if len(rest) >= 3 and len(parts[0]) <= 6 and all(p in _STAND_IN_PARTS for p in rest) and any(
+        p in _MARKER_PARTS for p in rest
     ):
         return True
     # YOURAPIKEY, yourPasswordHere, MyToken: a run of stand-in words written together.
@@ -235,10 +241,18 @@ def _classes(value: str) -> tuple[bool, bool, bool, bool, bool]:
     return lower, upper, digit, symbol, sep
 
 
+# A fingerprint or a MAC address written in colon-separated hex pairs: eb:83:4c:09:...
+_COLON_HEX = re.compile(r"^(?:[0-9a-fA-F]{2}[:\-]){5,}[0-9a-fA-F]{2}$")
+# A connection-string piece ("Server=...;User"), or a value elided with "...".
+_SETTING_PIECE = re.compile(r"\.\.\.|…|^[A-Za-z][A-Za-z ]{2,20}=[^;]*;")
+
+
 def _looks_like_something_else(v: str) -> bool:
     """A value of another kind: a URL, a path, a file name, an e-mail, a version, a date, a number."""
     return bool(
         "://" in v
+        or _COLON_HEX.match(v)
+        or _SETTING_PIECE.search(v)
         or _EMAIL.match(v)
         or _PATH.search(v)
         or _FILE_NAME.search(v)

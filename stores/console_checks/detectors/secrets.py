@@ -380,7 +380,11 @@ def _not_a_value(value: str) -> bool:
         or len(set(value.lower())) <= 2
         or public_key_material(value)  # RSA_PUBLIC_KEY='MIIBIjAN...': a public key, shown on purpose
         or hash_prefixed(value)  # sha256:..., h1:...: a digest named by its algorithm
+        or bool(_COLON_HEX.match(value))  # eb:83:4c:...: a key's fingerprint, or a MAC address
     )
+
+
+_COLON_HEX = re.compile(r"^(?:[0-9a-fA-F]{2}[:\-]){5,}[0-9a-fA-F]{2}$")
 
 
 def _reference_at(text: str, start: int) -> bool:
@@ -454,12 +458,12 @@ def _regex_rule(
 
 
 # key = value, key: value, "key": "value", KEY=value: the key ends in a secret word.
-_ASSIGN_WORD = re.compile(r"pass|pw|secret|token|key|auth|credential")
+_ASSIGN_WORD = re.compile(r"pass|pw|secret|token|key|auth|credential|pat")
 _ASSIGN = re.compile(
     r"""(?ix)
     (?<![A-Za-z0-9])
     (?P<key>[A-Za-z0-9_.\-]{0,40}?
-        (?P<word>pass(?:word|wd|phrase)?|pwd?|secret(?:[_\-]?key)?|token|api[_\-]?key|apikey|access[_\-]?key
+        (?P<word>pass(?:word|wd|phrase)?|pwd?|secret(?:[_\-]?key)?|token|pat|api[_\-]?key|apikey|access[_\-]?key
          |auth[_\-]?key|private[_\-]?key|client[_\-]?key|credentials?|auth|key))
     (?![A-Za-z0-9])
     ["'`\]]{0,2}[ \t]*
@@ -855,7 +859,14 @@ _VENDOR_TOKEN = re.compile(
 _LONG_RUN = re.compile(r"(?<![A-Za-z0-9_\-/.+=])[A-Za-z0-9_\-]{35,260}(?![A-Za-z0-9_\-/+=])")
 
 
+# A credential word as the prefix of a long hex body: "key-24f6...", "token_9c1e...", "secret-...".
+_WORD_PREFIXED_HEX = re.compile(r"(?<![\w\-])(?:key|token|secret|apikey|api)[_\-](?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{32,64}(?![\w\-])")
+
+
 def _vendor_tokens(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
+    if "key" in note.lower or "token" in note.lower or "secret" in note.lower or "api" in note.lower:
+        for m in _WORD_PREFIXED_HEX.finditer(note.text):
+            yield _Span(m.start(), m.end(), "Vendor Token")
     for run in _LONG_RUN.finditer(note.text):
         m = _VENDOR_TOKEN.fullmatch(note.text, run.start(), run.end())
         if m is None:
