@@ -243,8 +243,9 @@ def _classes(value: str) -> tuple[bool, bool, bool, bool, bool]:
 
 # A fingerprint or a MAC address written in colon-separated hex pairs: eb:83:4c:09:...
 _COLON_HEX = re.compile(r"^(?:[0-9a-fA-F]{2}[:\-]){5,}[0-9a-fA-F]{2}$")
-# A connection-string piece ("Server=...;User"), or a value elided with "...".
-_SETTING_PIECE = re.compile(r"\.\.\.|…|^[A-Za-z][A-Za-z ]{2,20}=[^;]*;")
+# A setting written whole ("DATADOG_API_KEY=<...>", "Server=...;User": the assignment rules judge
+# its value), or a value elided with "...".
+_SETTING_PIECE = re.compile(r"\.\.\.|…|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=|^[A-Za-z][A-Za-z ]{2,20}=[^;]*;")
 
 
 def _looks_like_something_else(v: str) -> bool:
