@@ -844,7 +844,13 @@ class ClientDetailMatcher:
         # In lower case where prose writes a capital, after the end of a sentence in the text ("... not
         # build. lantern reminded me"): a name written as a handle, not the word.
         before = view.clean[:start].rstrip(" \t")
-        return len(before) >= 2 and before[-1] in ".!?" and view.clean[start - 1 : start] == " " and before[-2].isalnum()
+        return (
+            len(before) >= 2
+            and before[-1] in ".!?"
+            and view.clean[start - 1 : start] == " "
+            and before[-2].isalnum()
+            and not view.is_word(end + 1, underscore=False)  # "beacons" at a sentence start is the plural noun
+        )
 
     @staticmethod
     def _key_matches(view: _View, start: int, end: int) -> bool:

@@ -32,7 +32,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .secret_values import decoded_text, encoded_data, password_shaped, reference_end, strong_password, token_shaped
+from .secret_values import (
+    decoded_text,
+    encoded_data,
+    password_shaped,
+    reference_end,
+    strong_password,
+    token_shaped,
+)
 
 __all__ = ["prose_spans"]
 
@@ -217,6 +224,7 @@ _PIN_NOUN = re.compile(
 # "X as the password", "lässt sich mit X entschlüsseln" (German puts the verb last).
 _AS_NOUN_AFTER = re.compile(
     r"""["'`»”’]?(?:\s+(?:as|als|comme|como|en\s+tant\s+que|is|ist|est|es|was|war|sera|will\s+be)|\s*[—–:]|\s+-|\s*,)\s+"""
+    r"""(?:(?:c['’]est|it['’]s|this\s+is|that['’]s|das\s+ist|es\s+ist|es|ce\s+sera)\s+)?"""
     r"""(?:(?:now|jetzt|nun|d[ée]sormais|ahora)\s+)?(?:(?:the|its|a|das|den|ein|le|la|l'|el|su|un|una)\s*)?"""
     r"(?:(?:new|neues?|nouveau|nouvelle|nueva|nuevo|admin)\s+)?(?P<noun>" + _PASSWORD_NOUN + r")(?![\w\-])"
 )
@@ -377,12 +385,13 @@ def _noun_kind(lower: str, lo: int, ctx_end: int, shape: _Shape) -> str | None:
     return None
 
 
-def _sentence_about_a_login(lower: str, lo: int, ctx_end: int, nouns: bool = True) -> bool:
+def _sentence_about_a_login(lower: str, lo: int, ctx_end: int, nouns: bool = True, value_end: int = -1) -> bool:
     """Whether the sentence holding the value at ``ctx_end`` speaks of a prompt, a login, a thing one
     unlocks, or (with ``nouns``) a credential: before the value, or after it ("it's VALUE for the
     pgadmin login", "Essaie VALUE, c'est ce qui a marché pour le keystore")."""
-    end = _SENTENCE_END.search(lower, ctx_end + 1, ctx_end + _WINDOW)
-    sentence = lower[_sentence_start(lower, lo, ctx_end) : end.start() if end else min(len(lower), ctx_end + _WINDOW)]
+    after = max(ctx_end, value_end)  # a value may end in "!" or "?": the sentence goes on after it
+    end = _SENTENCE_END.search(lower, after, after + _WINDOW)
+    sentence = lower[_sentence_start(lower, lo, ctx_end) : end.start() if end else min(len(lower), after + _WINDOW)]
     return bool(
         _PROMPT_CONTEXT.search(sentence)
         or _LOGIN_CONTEXT.search(sentence)
@@ -442,12 +451,12 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
     if (typed or verb_last) and shape.strong and plain():
         # Only a strong value: "when the prompt asks for the model, type claude-3-5-sonnet" names a model.
         # "when the webserver prompts for the admin login, type VALUE"; "beim sudo will er VALUE eingetippt haben"
-        if _sentence_about_a_login(lower, lo, ctx_end):
+        if _sentence_about_a_login(lower, lo, ctx_end, value_end=after):
             return "Password"
     if shape.strong and _COPULA_BEFORE.search(lower, max(lo, ctx_end - 40), ctx_end) and plain():
         # "if psql asks, the answer is VALUE": a copula in a sentence about a prompt or a login (a
         # credential noun there was read above, and may have named something else: "pin ... by SHA:")
-        if _sentence_about_a_login(lower, lo, ctx_end, nouns=False):
+        if _sentence_about_a_login(lower, lo, ctx_end, nouns=False, value_end=after):
             return "Password"
     if ctx_end > lo and lower[ctx_end - 1] in " \t/,|":
         m = _PAIR_BEFORE.search(text, max(lo, ctx_end - 60), ctx_end)

@@ -84,7 +84,8 @@ _STAND_IN_PARTS = frozenset(
     "api key keys token tokens secret secrets password passwords pass passwd pwd passphrase pin value id "
     "user username name client access app db database account service auth bearer value_here new old "
     "me change changeme changeit redacted placeholder dummy example sample fake notreal not test xyz abc "
-    "tbd todo foo bar baz demo will work works valid invalid only do does no is it for of".split()
+    "tbd todo foo bar baz demo will work works valid invalid only do does no is it for of docs doc readme tests "
+    "unit".split()
 )
 # Parts that make a value a stand-in at all (without one, "api_key" alone is an identifier name).
 _MARKER_PARTS = frozenset(

@@ -29,7 +29,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import secret_formats, secret_prose
-from .secret_values import hash_prefixed, hash_shaped, is_placeholder, password_shaped, public_key_material, reference_end
+from .secret_values import (
+    hash_prefixed,
+    hash_shaped,
+    is_placeholder,
+    password_shaped,
+    public_key_material,
+    reference_end,
+)
 
 __all__ = [
     "SecretFinding",
@@ -381,9 +388,11 @@ def _not_a_value(value: str) -> bool:
         or public_key_material(value)  # RSA_PUBLIC_KEY='MIIBIjAN...': a public key, shown on purpose
         or hash_prefixed(value)  # sha256:..., h1:...: a digest named by its algorithm
         or bool(_COLON_HEX.match(value))  # eb:83:4c:...: a key's fingerprint, or a MAC address
+        or bool(_NAMESPACED.match(value))  # orders:2024:summary: a cache key or a path of words and numbers
     )
 
 
+_NAMESPACED = re.compile(r"^(?:[A-Za-z]+|\d+)(?:[:/](?:[A-Za-z]+|\d+))+$")
 _COLON_HEX = re.compile(r"^(?:[0-9a-fA-F]{2}[:\-]){5,}[0-9a-fA-F]{2}$")
 
 
