@@ -467,7 +467,9 @@ def _regex_rule(
 
 
 # key = value, key: value, "key": "value", KEY=value: the key ends in a secret word.
-_ASSIGN_WORD = re.compile(r"pass|pw|secret|token|key|auth|credential|pat")
+_ASSIGN_WORD = re.compile(r"pass|pw|secret|token|key|auth|credential")
+# A personal access token's key ("ASANA_PAT=", "jira_pat:"), looked for only where "pat" is in the note.
+_PAT_KEY = re.compile(r"pat[\"'`\]]{0,2}[ \t]*(?::=|=>|=|:)")
 _ASSIGN = re.compile(
     r"""(?ix)
     (?<![A-Za-z0-9])
@@ -536,7 +538,10 @@ def _context_type(where: str, key: str, is_password: bool) -> str | None:
 
 
 def _assignments(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
-    for number in sorted(note.lines_matching(_ASSIGN_WORD, lower=True)):
+    numbers = note.lines_matching(_ASSIGN_WORD, lower=True)
+    if "pat" in note.lower:
+        numbers |= note.lines_matching(_PAT_KEY, lower=True)
+    for number in sorted(numbers):
         line = note.line_text(number)
         offset = note.starts[number - 1]
         context: tuple[str, str] | None = None  # the line and the lines above it, lower-cased, once
@@ -603,7 +608,7 @@ _URL_CREDENTIALS = re.compile(
 
 
 # A key written as a URL's user part with no password: a Sentry DSN, "https://TOKEN@github.com/...".
-_URL_TOKEN_USER = re.compile(r"(?i)\b[a-z][a-z0-9+.\-]*://(?P<token>[A-Za-z0-9_\-]{20,200})@[\w\-]+(?:\.[\w\-]+)+")
+_URL_TOKEN_USER = re.compile(r"://(?P<token>[A-Za-z0-9_\-]{20,200})@[\w\-]+(?:\.[\w\-]+)+")
 
 
 def _url_credentials(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
@@ -852,10 +857,11 @@ def _bare_tokens(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]
             continue  # a segment of a URL or a path, such as a document id
         if _FINGERPRINT_BEFORE.search(line, max(0, column - 12), column) or _PUBLIC_KEY_LINE.search(line):
             continue  # a public key's fingerprint or body: shown, not kept secret
+        if not _SECRET_WORD.search("\n".join(note.lines[max(0, number - 3) : number]).lower()):
+            continue
         if hash_prefixed(_word_at(line, column)):
             continue  # the tail of a stored password hash ("$2b$12$...", "pbkdf2_sha256$..."): not the password
-        if _SECRET_WORD.search("\n".join(note.lines[max(0, number - 3) : number]).lower()):
-            yield _Span(m.start(), m.end(), "Secret Assignment")
+        yield _Span(m.start(), m.end(), "Secret Assignment")
 
 
 # A vendor-prefixed token the rule sets do not know yet: a short lower-case prefix ending in "_" or
@@ -869,14 +875,18 @@ _LONG_RUN = re.compile(r"(?<![A-Za-z0-9_\-/.+=])[A-Za-z0-9_\-]{35,260}(?![A-Za-z
 
 
 # A credential word as the prefix of a long hex body: "key-24f6...", "token_9c1e...", "secret-...".
-_WORD_PREFIXED_HEX = re.compile(r"(?<![\w\-])(?:key|token|secret|apikey|api)[_\-](?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{32,64}(?![\w\-])")
+_WORD_PREFIXED_HEX = re.compile(r"(?:apikey|key|token|secret|api)[_\-](?P<body>[0-9a-f]{32,64})")
 
 
 def _vendor_tokens(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
-    if "key" in note.lower or "token" in note.lower or "secret" in note.lower or "api" in note.lower:
-        for m in _WORD_PREFIXED_HEX.finditer(note.text):
-            yield _Span(m.start(), m.end(), "Vendor Token")
     for run in _LONG_RUN.finditer(note.text):
+        # A credential word, then hex: each is a long run too, so it costs no pass of its own.
+        hexed = _WORD_PREFIXED_HEX.fullmatch(note.text, run.start(), run.end())
+        if hexed is not None:
+            body = hexed.group("body")
+            if any(c.isdigit() for c in body) and any(c.isalpha() for c in body):
+                yield _Span(run.start(), run.end(), "Vendor Token")
+            continue
         m = _VENDOR_TOKEN.fullmatch(note.text, run.start(), run.end())
         if m is None:
             continue
