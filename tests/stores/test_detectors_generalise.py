@@ -66,6 +66,9 @@ CLASSES_REFUSED = [
     ("a credential word prefixing hex", "Webhook signing: token_" + rand(40, HEX), None),
     ("a PAT assignment", "JIRA_PAT=" + rand(24) + "/" + rand(20), None),
     ("a token as a URL's user part", "Error reporting DSN https://" + rand(32, HEX) + "@errors.example.io/42", None),
+    ("a user/value pair written without spaces", f"Metabase root/{STRONG} still works", STRONG),
+    ("a separable German verb", f"Das Archiv geht mit {PHRASE} auf.", PHRASE),
+    ("a login 'using' a user and value (es)", f"Para entrar al bastión usa deploy y {STRONG}.", STRONG),
     ("another Authorization scheme", "curl -H 'Authorization: GenieKey " + rand(8, HEX) + "-" + rand(24, HEX) + "'", None),
 ]
 
@@ -84,6 +87,8 @@ CLASSES_ACCEPTED = [
     "The Looker pagination token is base64 of the page: " + base64.b64encode(b"page=7").decode(),
     "Server=...;Database=dw;User ID=$(DB_USER);Password=$(DB_PASSWORD);",
     "Use DATADOG_API_KEY=<datadog-api-key> in the sample .env file.",
+    "The key fingerprint is SHA256:" + rand(43) + "= (compare with ssh-keygen -lf).",
+    "Sources live in src/models/staging and docs/decisions/2024.",
 ]
 
 

@@ -35,6 +35,7 @@ from collections.abc import Iterator
 from .secret_values import (
     decoded_text,
     encoded_data,
+    hash_prefixed,
     password_shaped,
     reference_end,
     strong_password,
@@ -193,7 +194,8 @@ _NOUN_BEFORE = re.compile(
     rf"(?:(?P<copula>{_QUALIFIER}{_ENCODING}{_COPULA}{_ENCODING})|(?P<direct>{_ENCODING}(?:[ \t]*,)?[ \t]+))(?:\*\*|__)?[ \t]*$"
 )
 _LOGIN_BEFORE = re.compile(
-    _LOGIN_VERB.pattern + rf"(?:[^\n.!?]|\.(?=\w)){{0,80}}?(?<![\w\-])(?:with|using|via|mit|avec|con|par|by)\s+"
+    _LOGIN_VERB.pattern + rf"(?:[^\n.!?]|\.(?=\w)){{0,80}}?(?<![\w\-])"
+    r"(?:with|using|via|mit|avec|con|par|by|use|usa|utilise[rz]?|benutze|nutze|verwende)\s+"
     rf"(?:(?:the|das|dem|le|la|el|its|seinem|seiner|l')\s*)?(?:(?:{_PASSWORD_NOUN})\s+)?"
     r"(?:(?:account|user|login|compte|utilisateur|cuenta|usuario|konto|benutzer|nutzer)\s+)?(?::\s*)?"
     # "with looker_svc and VALUE", "mit analyst / VALUE": the login name first, then the value.
@@ -231,7 +233,7 @@ _AS_NOUN_AFTER = re.compile(
 _VERB_LAST_AFTER = re.compile(
     r"""["'`»”’]?\s+(?:zu\s+)?(?:entschl[üu]sseln|[öo]ffnen|entsperren|anmelden|einloggen|freischalten|eingeben|"""
     r"eintippen|eingetippt|eingegeben|entschl[üu]sselt|ge[öo]ffnet|tippen|eintragen|einf[üu]gen|verwenden|"
-    r"benutzen|nehmen)(?![\w\-])"
+    r"benutzen|nehmen|auf(?=\s*(?:[.!,;]|$))|aufmachen|aufsperren)(?![\w\-])"
 )
 _WITH_BEFORE = re.compile(r"(?<![\w\-])(?:mit|with|avec|con)\s+(?:\*\*|__)?[ \t]*$")
 # Opening, unlocking or decrypting with a value: the verb says what the value is, whatever is opened.
@@ -469,6 +471,10 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
                 or user.lower() in _ACCOUNT_NAMES
             )
             spaced = "/" not in m.group("sep") or " " in m.group("sep")
+            # "admin/VALUE" with no spaces reads as a path unless the account is plain or a login is named
+            glued = not spaced and shape.strong and (user.lower() in _ACCOUNT_NAMES or _login_nearby(lower, line_start))
+            if glued:
+                return "Login Credentials"
             if (
                 spaced
                 and (shape.strong or loginish and shape.strict)
@@ -476,6 +482,9 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
             ):
                 return "Login Credentials"
     return None
+
+
+_GLUED_PAIR = re.compile(r"[A-Za-z][\w.\-@]{1,40}[/:](?P<value>[^/:\s]{8,})")
 
 
 def _candidate_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
@@ -495,6 +504,9 @@ def _candidate_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
             if prev is not None and not prev.group(1).endswith((".", ":", ",", ";")):
                 options.append((prev.start(1), end))
         options.append((start, end))
+        glued = _GLUED_PAIR.match(text, start, end)
+        if glued is not None and not hash_prefixed(text[start:end]):
+            options.append((glued.start("value"), end))  # "admin/VALUE", "svc:VALUE": the value after the user
         for s, e in options:
             value = "".join(part.strip(" \t>") for part in text[s:e].split("\n"))
             kind = _judge(text, lower, s, value, s)
