@@ -89,6 +89,7 @@ CLASSES_ACCEPTED = [
     "Use DATADOG_API_KEY=<datadog-api-key> in the sample .env file.",
     "The key fingerprint is SHA256:" + rand(43) + "= (compare with ssh-keygen -lf).",
     "Sources live in src/models/staging and docs/decisions/2024.",
+    "Die Schlüssel der Tickets stehen groß im Commit: `OPS-2291`.",
 ]
 
 

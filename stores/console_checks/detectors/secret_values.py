@@ -242,6 +242,8 @@ def _classes(value: str) -> tuple[bool, bool, bool, bool, bool]:
     return lower, upper, digit, symbol, sep
 
 
+# A ticket key (Jira's "DATA-412"): a project key in capitals, a hyphen, a number.
+_TICKET = re.compile(r"^[A-Z][A-Z0-9]{1,9}-\d{1,7}$")
 # A fingerprint or a MAC address written in colon-separated hex pairs: eb:83:4c:09:...
 _COLON_HEX = re.compile(r"^(?:[0-9a-fA-F]{2}[:\-]){5,}[0-9a-fA-F]{2}$")
 # A setting written whole ("DATADOG_API_KEY=<...>", "Server=...;User": the assignment rules judge
@@ -253,6 +255,7 @@ def _looks_like_something_else(v: str) -> bool:
     """A value of another kind: a URL, a path, a file name, an e-mail, a version, a date, a number."""
     return bool(
         "://" in v
+        or _TICKET.match(v)
         or _COLON_HEX.match(v)
         or _SETTING_PIECE.search(v)
         or _EMAIL.match(v)
