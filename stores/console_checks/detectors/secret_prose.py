@@ -20,7 +20,18 @@ credential context. The contexts form a small grammar, not a list of sentences:
 - **a pair**: ``user / value`` or ``user, value``, where the user is an e-mail address, or an
   account name on a line (or below a line) that speaks of logging in or of credentials.
 - **halves to join**: fragments in a paragraph that names a credential and says to join its parts
-  (in words, or with a ``+`` between quoted parts), scored once joined.
+  (in words, or with a ``+`` between quoted parts), scored once joined; long parts count when they
+  join into a key or token (``ghp_...`` cut in two).
+- **changed to**: a credential a sentence says was changed, set or reset to a value, the verb before
+  the noun ("we changed the password to") or after it ("cambió a", "a été changé en", "wurde auf").
+- **tried, used or answered**: a strong value one is told to try, use, paste or answer with, in a
+  sentence (read on past the value) about a prompt, a login or a thing one unlocks.
+- **noun after the value**: "VALUE – das neue Kennwort", "VALUE : c'est le mot de passe", "VALUE as the password".
+
+A dash stands for "is" ("passphrase — VALUE"); a noun may end a compound ("Master-Passwort") or an
+identifier ("keystore_password is VALUE"). A value written in hex or base64 is judged by what it
+decodes to ("pass, hex so grep won't catch it: 5761..."); base64 of plain data (a cursor such as
+``offset=500``) after "token" is not a token.
 
 A value wrapped across a line break is joined with the start of the next line before it is scored.
 A value's shape is worked out only once a context is found (``_Shape``), so prose costs little.
