@@ -92,11 +92,14 @@ def _words(feats: set[str]) -> int:
 
 @dataclass(frozen=True)
 class Model:
-    """Weights by feature string, an intercept and the decision threshold on the logit."""
+    """Weights by feature string, an intercept and the decision thresholds on the logit."""
 
     weights: dict[str, float]
     intercept: float
     threshold: float
+    # Above this logit a passage is refused by its words alone; between ``threshold`` and this, only when
+    # it also has a cue that it speaks to its reader (the second person, an agent, a modal, an imperative).
+    strong: float = math.inf
 
     def score(self, feats: set[str]) -> float:
         """The logit of one passage: above ``threshold`` it reads as orders to an agent."""
@@ -163,4 +166,5 @@ def load(path: Path = MODEL_PATH) -> Model:
         data = json.load(fh)
     if data["feature_version"] != FEATURE_VERSION:
         raise RuntimeError(f"{path.name} was trained for features v{data['feature_version']}, not v{FEATURE_VERSION}")
-    return Model(dict(zip(data["features"], data["weights"], strict=True)), data["intercept"], data["threshold"])
+    return Model(dict(zip(data["features"], data["weights"], strict=True)), data["intercept"], data["threshold"],
+                 data.get("strong", math.inf))

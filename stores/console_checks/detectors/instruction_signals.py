@@ -738,6 +738,7 @@ _ROLE_TAG = re.compile(
     r"</?\s*(?:system|assistant|developer|sys|admin|instructions?|system[-_ ]?(?:prompt|message|reminder|instructions?|note)|"
     r"assistant[-_ ]instructions?|agent[-_ ]instructions?|ai[-_ ]instructions?|user[-_ ]instructions?|"
     r"important[-_ ]instructions?|prompt|override)\b[^<>]{0,80}>"
+    r"(?![_.\-]?<[a-z])"  # "<system>_<env>" (its "_" dropped by normalising) is a name template, not a tag
 )
 _ROLE_HEADING = re.compile(r"^\s*#{1,6}\s*(?:system|assistant|developer|instructions?|system prompt|sys|admin)\s*:?\s*$")
 _ROLE_KEY = re.compile(
