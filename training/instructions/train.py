@@ -176,7 +176,7 @@ def fit(texts: list[Text], c: float = C, people_weight: float = PEOPLE_WEIGHT) -
         labels += [int(t.positive)] * len(sets)
         weights += [weight] * len(sets)
     vec = Vectoriser(rows)
-    model = LogisticRegression(C=c, class_weight="balanced", solver="liblinear", max_iter=2000)
+    model = LogisticRegression(C=c, class_weight="balanced", solver="liblinear", max_iter=2000, random_state=SEED)
     model.fit(vec.matrix(rows), np.array(labels), sample_weight=np.array(weights))
     print(f"  trained on {len(texts)} texts -> {len(rows)} passages, {len(vec.vocab)} features", flush=True)
     return vec, model

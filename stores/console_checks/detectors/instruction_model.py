@@ -134,7 +134,10 @@ def passages(model: Model, text: str) -> list[tuple[int, float, set[str]]]:
     get = model.weights.get
     # Each sentence's weight sum once; a pair's is the two sums less what they share.
     sums = [sum(map(get, fs, repeat(0.0))) for fs in feats]
-    words = [_words(fs) for fs in feats]
+    # A passage of one unbroken token ("/agents/bob/notes.md", a URL) is a name, not a sentence: its words
+    # are judged as a file name's (see ``instructions``), not here. CJK text has no spaces and is judged.
+    words = [_words(fs) if " " in text[a:b].strip() or any(f[0] == "k" for f in fs) else 0
+             for (a, b), fs in zip(spans, feats, strict=True)]
 
     def logit(total: float, n: int) -> float:
         return model.intercept + (total / math.sqrt(n) if n else 0.0)
