@@ -22,6 +22,7 @@ from stores.services.search import MAX_QUERY_CHARS
 from ..search import DEFAULT_LIMIT, OUTCOMES, clean_filters, record_search
 from ..selectors import record_project_ids_for_person
 
+PER_PAGE = DEFAULT_LIMIT
 OUTCOME_LABELS: dict[str, str] = {
     "qa_failed": "QA failed",
     "needed_ruling": "Needed a ruling",
@@ -74,7 +75,7 @@ def record_search_view(request: HttpRequest) -> HttpResponse:
             started_before=_day_start(data["before"] + timedelta(days=1)) if data["before"] else None,
             outcomes=data["outcome"],
         )
-        results = record_search(data["q"], project_ids=project_ids, filters=filters, limit=DEFAULT_LIMIT,
+        results = record_search(data["q"], project_ids=project_ids, filters=filters, limit=PER_PAGE,
                                 page_after=cursor_time_pk(cursor) if cursor else None)
     except InvalidRequest as exc:
         context.update(searched=True, problem=exc.message, rows=[])
