@@ -1,4 +1,4 @@
-"""Search across past run records: full text, newest runs first, the matching passage highlighted.
+"""Search across past run records: full text, newest record first, the matching passage highlighted.
 
 The index is the database's own and follows the rows by itself (migration 0003): on PostgreSQL a
 generated ``search_vector`` column on runs_runrecord with a GIN index, on SQLite the FTS5 table
@@ -100,7 +100,7 @@ class RecordHit:
 @dataclass
 class RecordResults:
     hits: list[RecordHit] = field(default_factory=list)
-    # The (started_at, record id) of the last hit when another page follows, else None.
+    # The (created_at, id) of the last hit's record when another page follows, else None.
     next_key: tuple[datetime, int] | None = None
 
 
@@ -155,9 +155,11 @@ def record_search(
     limit: int = DEFAULT_LIMIT,
     page_after: tuple[datetime, int] | None = None,
 ) -> RecordResults:
-    """The run records matching ``text``, newest run first, one page of ``limit`` after ``page_after``.
+    """The run records matching ``text``, newest first, one page of ``limit`` after ``page_after``.
 
-    ``project_ids`` bounds the search to what the reader may see (None: every project). Raises
+    Newest by when the record was kept (a run's record comes at its end), so the database can
+    walk its index on that time and stop at the page for a common word, or take the few rows a
+    rare word's GIN entry names; the order never needs every match sorted. ``project_ids`` bounds the search to what the reader may see (None: every project). Raises
     RecordQueryError for a query the syntax cannot read; an unknown project or agent finds nothing.
     """
     parsed = read_record_query(text)
@@ -198,7 +200,7 @@ def record_search(
         params += [True] * len(filters.outcomes)
     if page_after is not None:
         at, pk = page_after
-        where.append("(u.started_at < %s OR (u.started_at = %s AND r.id < %s))")
+        where.append("(r.created_at < %s OR (r.created_at = %s AND r.id < %s))")
         params += [adapt(at), adapt(at), pk]
     where_sql = " AND ".join(where) if where else "1 = 1"
     if connection.vendor == "postgresql":
@@ -212,25 +214,25 @@ def record_search(
     results = RecordResults(hits=hits[:limit])
     if len(hits) > limit:
         last = results.hits[-1]
-        results.next_key = (last.record.run.started_at, last.record.pk)
+        results.next_key = (last.record.created_at, last.record.pk)
     return results
 
 
 def _search_postgresql(parsed: ParsedQuery, where: str, params: list, limit: int) -> list[tuple[int, str]]:
-    # The page is chosen first (newest runs, through the GIN index or the runs' order, as the
-    # planner sees fit); the headline is computed for that page only.
+    # The page is chosen first (through the GIN index or the records' time index, as the planner
+    # sees fit); the headline is computed for that page only.
     tsquery, query_params = parsed.tsquery()
     sql = f"""
         WITH q AS (SELECT {tsquery} AS query)
         SELECT top.id, ts_headline('{PG_CONFIG}', {_PG_BODY}, q.query, %s)
         FROM (
-            SELECT r.id, u.started_at
+            SELECT r.id, r.created_at
             FROM runs_runrecord r JOIN runs_run u ON u.id = r.run_id, q
             WHERE r.search_vector @@ q.query AND {where}
-            ORDER BY u.started_at DESC, r.id DESC
+            ORDER BY r.created_at DESC, r.id DESC
             LIMIT %s
         ) top JOIN runs_runrecord r ON r.id = top.id, q
-        ORDER BY top.started_at DESC, top.id DESC
+        ORDER BY top.created_at DESC, top.id DESC
     """
     with connection.cursor() as cursor:
         cursor.execute(sql, [*query_params, PG_HEADLINE_OPTIONS, *params, limit])
@@ -246,7 +248,7 @@ def _search_sqlite(parsed: ParsedQuery, where: str, params: list, limit: int) ->
         FROM {RECORD_FTS_TABLE} JOIN runs_runrecord r ON r.id = {RECORD_FTS_TABLE}.rowid
         JOIN runs_run u ON u.id = r.run_id
         WHERE {RECORD_FTS_TABLE} MATCH %s AND {where}
-        ORDER BY u.started_at DESC, r.id DESC
+        ORDER BY r.created_at DESC, r.id DESC
         LIMIT %s
     """
     with connection.cursor() as cursor:

@@ -7,5 +7,5 @@ from . import views
 app_name = "records"
 
 urlpatterns = [
-    path("", views.record_search_view, name="search"),
+    path("", views.record_search_view, name="record_search"),
 ]
