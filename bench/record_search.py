@@ -92,7 +92,9 @@ def queries(rng: random.Random, words: list[str], n: int) -> list[tuple[str, dic
         elif kind == 2:
             q = f"{rng.choice(DOMAIN)} {rng.choice(DOMAIN)}"
         elif kind == 3:
-            q = f'"{rng.choice(words[:20])} {rng.choice(words[:20])}"'
+            # Phrases as people look for them: wording the transcripts hold.
+            q = rng.choice(['"dbt build"', '"qa comparison"', '"database error"', '"waiting for a ruling"',
+                            f'"stg_{rng.choice(words)}"', f'"unique_{rng.choice(words)}_id"'])
         elif kind == 4:
             q = rng.choice(DOMAIN)[:4] + "*"
         elif kind == 5:
@@ -142,8 +144,9 @@ def load(n_records: int) -> dict:
     Run.objects.bulk_create(runs, batch_size=5000)
     # started_at is set on insert (auto_now_add): spread the runs over 90 days afterwards.
     with connection.cursor() as cursor:
-        cursor.execute("UPDATE runs_run SET started_at = %s - (id %% 90000) * interval '86.4 seconds', "
-                       "ended_at = %s - (id %% 90000) * interval '86.4 seconds' + interval '40 minutes'", [now, now])
+        cursor.execute("UPDATE runs_run SET started_at = %s - (id %% %s) * (interval '90 days' / %s), "
+                       "ended_at = %s - (id %% %s) * (interval '90 days' / %s) + interval '40 minutes'",
+                       [now, n_runs, n_runs, now, n_runs, n_runs])
     runs = list(Run.objects.order_by("pk").values_list("pk", "project_id", "ticket_key", "started_at"))
     batch, made, chars = [], 0, 0
     for pk, project_id, ticket, run_started in runs:
@@ -228,8 +231,8 @@ def main() -> int:
         days = spec.get("days")
         return clean_filters(
             project=spec.get("project", ""), outcomes=spec.get("outcomes", ()),
-            started_from=now - timedelta(days=days[0]) if days else None,
-            started_before=now - timedelta(days=days[1]) if days else None,
+            kept_from=now - timedelta(days=days[0]) if days else None,
+            kept_before=now - timedelta(days=days[1]) if days else None,
         )
 
     admin_scope = record_project_ids_for_person(world["admin"])
@@ -267,8 +270,8 @@ def main() -> int:
         if spec.get("outcomes"):
             rows = rows.filter(run__qa_failed=True)
         if spec.get("days"):
-            rows = rows.filter(run__started_at__gte=now - timedelta(days=spec["days"][0]),
-                               run__started_at__lt=now - timedelta(days=spec["days"][1]))
+            rows = rows.filter(created_at__gte=now - timedelta(days=spec["days"][0]),
+                               created_at__lt=now - timedelta(days=spec["days"][1]))
         return len(list(rows.order_by("-created_at", "-pk").only("id", "transcript")[:LIMIT]))
 
     results = {}

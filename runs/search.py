@@ -19,9 +19,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db import connection
+from django.utils import timezone
 from django.utils.safestring import SafeString
 
 from jira_link.client import normalize_issue_key
@@ -43,6 +44,9 @@ from .models import Run, RunRecord
 RECORD_FTS_TABLE = "runs_record_fts"
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
+# The stretches of record time a PostgreSQL search reads in turn, in days back from now: a page
+# of a common word fills from the first, a rare word's few records are found in each by GIN.
+WINDOW_DAYS = (1, 3, 9, 27, 81, 243)
 
 # The signals a run ends with, by the name the search takes (``outcome``), as SQL on the run row.
 OUTCOMES: dict[str, str] = {
@@ -71,13 +75,17 @@ class RecordQueryError(InvalidRequest):
 
 @dataclass(frozen=True)
 class RecordFilters:
-    """What narrows a run-record search; every field optional. Times bound when the run started."""
+    """What narrows a run-record search; every field optional.
+
+    The times bound when the record was kept (at the run's end, or as the run went), the order
+    the hits come in, so the database reads only that stretch of its time index.
+    """
 
     project: str = ""  # a Jira project key
     ticket: str = ""  # a Jira ticket key
     agent: str = ""  # a hosted agent's name
-    started_from: datetime | None = None  # inclusive
-    started_before: datetime | None = None  # exclusive
+    kept_from: datetime | None = None  # inclusive
+    kept_before: datetime | None = None  # exclusive
     outcomes: tuple[str, ...] = ()  # any of OUTCOMES
 
 
@@ -124,8 +132,8 @@ def read_record_query(text: str) -> ParsedQuery:
 
 
 def clean_filters(
-    *, project: str = "", ticket: str = "", agent: str = "", started_from: datetime | None = None,
-    started_before: datetime | None = None, outcomes: Iterable[str] = (),
+    *, project: str = "", ticket: str = "", agent: str = "", kept_from: datetime | None = None,
+    kept_before: datetime | None = None, outcomes: Iterable[str] = (),
 ) -> RecordFilters:
     """The filters checked: a project or ticket key that cannot be one, or an unknown outcome, is a 400."""
     project = (project or "").strip()
@@ -141,10 +149,10 @@ def clean_filters(
     unknown = [o for o in wanted if o not in OUTCOMES]
     if unknown:
         raise InvalidRequest(f"`outcome` must be any of {', '.join(OUTCOMES)}; {unknown[0][:40]!r} is not one.")
-    if started_from and started_before and started_from >= started_before:
+    if kept_from and kept_before and kept_from >= kept_before:
         raise InvalidRequest("`after` must come before `before`.")
-    return RecordFilters(project=project, ticket=ticket, agent=(agent or "").strip(), started_from=started_from,
-                         started_before=started_before, outcomes=wanted)
+    return RecordFilters(project=project, ticket=ticket, agent=(agent or "").strip(), kept_from=kept_from,
+                         kept_before=kept_before, outcomes=wanted)
 
 
 def record_search(
@@ -189,12 +197,12 @@ def record_search(
             return RecordResults()
         where.append("u.agent_id IN (" + ", ".join(["%s"] * len(agent_ids)) + ")")
         params += agent_ids
-    if filters.started_from:
-        where.append("u.started_at >= %s")
-        params.append(adapt(filters.started_from))
-    if filters.started_before:
-        where.append("u.started_at < %s")
-        params.append(adapt(filters.started_before))
+    if filters.kept_from:
+        where.append("r.created_at >= %s")
+        params.append(adapt(filters.kept_from))
+    if filters.kept_before:
+        where.append("r.created_at < %s")
+        params.append(adapt(filters.kept_before))
     if filters.outcomes:
         where.append("(" + " OR ".join(OUTCOMES[o] for o in filters.outcomes) + ")")
         params += [True] * len(filters.outcomes)
@@ -204,7 +212,9 @@ def record_search(
         params += [adapt(at), adapt(at), pk]
     where_sql = " AND ".join(where) if where else "1 = 1"
     if connection.vendor == "postgresql":
-        rows = _search_postgresql(parsed, where_sql, params, limit + 1)
+        # The windows start where the newest record this page may hold was kept.
+        anchor = min(t for t in (timezone.now(), page_after and page_after[0], filters.kept_before) if t)
+        rows = _search_postgresql(parsed, where_sql, params, limit + 1, filters=filters, anchor=anchor)
     else:
         rows = _search_sqlite(parsed, where_sql, params, limit + 1)
     records = RunRecord.objects.select_related("run__agent", "project").defer("transcript", "events").in_bulk(
@@ -218,25 +228,74 @@ def record_search(
     return results
 
 
-def _search_postgresql(parsed: ParsedQuery, where: str, params: list, limit: int) -> list[tuple[int, str]]:
-    # The page is chosen first (through the GIN index or the records' time index, as the planner
-    # sees fit); the headline is computed for that page only.
-    tsquery, query_params = parsed.tsquery()
-    sql = f"""
-        WITH q AS (SELECT {tsquery} AS query)
-        SELECT top.id, ts_headline('{PG_CONFIG}', {_PG_BODY}, q.query, %s)
-        FROM (
-            SELECT r.id, r.created_at
-            FROM runs_runrecord r JOIN runs_run u ON u.id = r.run_id, q
-            WHERE r.search_vector @@ q.query AND {where}
-            ORDER BY r.created_at DESC, r.id DESC
-            LIMIT %s
-        ) top JOIN runs_runrecord r ON r.id = top.id, q
-        ORDER BY top.created_at DESC, top.id DESC
+def _windows(anchor: datetime, filters: RecordFilters) -> list[tuple[datetime | None, datetime | None]]:
+    """The stretches of record time searched in turn, newest first: [lo, hi), None for open.
+
+    Widening by three from a day before ``anchor`` (now, or the page's cursor), clipped to the
+    filters' times; a window outside them is left out.
     """
+    edges = [anchor - timedelta(days=days) for days in WINDOW_DAYS]
+    bounds: list[tuple[datetime | None, datetime | None]] = []
+    hi: datetime | None = None
+    for lo in [*edges, None]:
+        bounds.append((lo, hi))
+        hi = lo
+    out = []
+    for lo, hi in bounds:
+        if filters.kept_from is not None and (lo is None or lo < filters.kept_from):
+            lo = filters.kept_from
+        if filters.kept_before is not None and (hi is None or hi > filters.kept_before):
+            hi = filters.kept_before
+        if lo is not None and hi is not None and lo >= hi:
+            continue
+        out.append((lo, hi))
+    return out
+
+
+def _search_postgresql(parsed: ParsedQuery, where: str, params: list, limit: int, *, filters: RecordFilters,
+                       anchor: datetime) -> list[tuple[int, str]]:
+    # Window by window, newest first, every match of a window is found (through the GIN index,
+    # or the time index for a word in most records) and the newest taken, until the page is full.
+    # Never one ordered walk of the time index filtered by the text: each row it reads costs a
+    # TOAST fetch of its tsvector, and a word in few records would make it read them all.
+    # The tsquery is written out, not shared through a CTE, so the planner folds it to a
+    # constant and estimates how many records match.
+    tsquery, query_params = parsed.tsquery()
+    adapt = connection.ops.adapt_datetimefield_value
+    found: list[int] = []
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*query_params, PG_HEADLINE_OPTIONS, *params, limit])
-        return cursor.fetchall()
+        for lo, hi in _windows(anchor, filters):
+            window, window_params = [], []
+            if lo is not None:
+                window.append("r.created_at >= %s")
+                window_params.append(adapt(lo))
+            if hi is not None:
+                window.append("r.created_at < %s")
+                window_params.append(adapt(hi))
+            cursor.execute(
+                f"""
+                WITH m AS MATERIALIZED (
+                    SELECT r.id, r.created_at
+                    FROM runs_runrecord r JOIN runs_run u ON u.id = r.run_id
+                    WHERE r.search_vector @@ {tsquery} AND {where} {"AND " + " AND ".join(window) if window else ""}
+                )
+                SELECT id FROM m ORDER BY created_at DESC, id DESC LIMIT %s
+                """,
+                [*query_params, *params, *window_params, limit - len(found)],
+            )
+            found += [row[0] for row in cursor.fetchall()]
+            if len(found) >= limit:
+                break
+        if not found:
+            return []
+        # The headline for the page only.
+        cursor.execute(
+            f"SELECT r.id, ts_headline('{PG_CONFIG}', {_PG_BODY}, {tsquery}, %s) FROM runs_runrecord r "
+            "WHERE r.id = ANY(%s)",
+            [*query_params, PG_HEADLINE_OPTIONS, found],
+        )
+        snippets = dict(cursor.fetchall())
+    return [(pk, snippets.get(pk, "")) for pk in found]
 
 
 def _search_sqlite(parsed: ParsedQuery, where: str, params: list, limit: int) -> list[tuple[int, str]]:

@@ -394,8 +394,8 @@ class RunRecordSearchIn(serializers.Serializer):
     agent = serializers.CharField(required=False, allow_blank=True, max_length=150,
                                   error_messages=_messages("agent", "a hosted agent's name",
                                                            max_length="`agent` is at most 150 characters."))
-    after = DayOrTimeField("after", help_text="Runs that started at or after this time, or on or after this day.")
-    before = DayOrTimeField("before", help_text="Runs that started before this time, or on or before this day.")
+    after = DayOrTimeField("after", help_text="Records kept at or after this time, or on or after this day.")
+    before = DayOrTimeField("before", help_text="Records kept before this time, or on or before this day.")
     outcome = OutcomeListField(child=serializers.CharField(), required=False,
                                help_text=f"Any of {', '.join(OUTCOMES)} (repeated or comma-separated).")
     limit = serializers.IntegerField(
@@ -411,9 +411,9 @@ class RunRecordSearchIn(serializers.Serializer):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         after, before = attrs.pop("after", None), attrs.pop("before", None)
-        attrs["started_from"] = after[0] if after else None
+        attrs["kept_from"] = after[0] if after else None
         # A day given as `before` includes the day: the bound is the start of the next one.
-        attrs["started_before"] = (before[0] + timedelta(days=1) if before[1] else before[0]) if before else None
+        attrs["kept_before"] = (before[0] + timedelta(days=1) if before[1] else before[0]) if before else None
         return attrs
 
 

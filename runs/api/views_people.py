@@ -75,7 +75,7 @@ class RunRecordSearchView(ApiView):
 
     @operation(
         operation_id="run_records_search",
-        summary="Search past run records, newest run first, each hit with its passage highlighted (people)",
+        summary="Search past run records, newest first, each hit with its passage highlighted (people)",
         description=(
             "Console admins search every project's records; escalation contacts their projects' only. "
             "Agents' and runs' tokens get 403 `people_only`. A query the search syntax cannot read (an "
@@ -86,8 +86,8 @@ class RunRecordSearchView(ApiView):
             query("project", description="A Jira project key."),
             query("ticket", description="A Jira ticket key."),
             query("agent", description="A hosted agent's name."),
-            query("after", description="A day (on or after) or an RFC 3339 time (at or after) the run started."),
-            query("before", description="A day (on or before) or an RFC 3339 time (before) the run started."),
+            query("after", description="A day (on or after) or an RFC 3339 time (at or after) the record was kept."),
+            query("before", description="A day (on or before) or an RFC 3339 time (before) the record was kept."),
             query("outcome", description="Any of qa_failed, needed_ruling, worked_past_error, retried; "
                                          "repeated or comma-separated."),
             LIMIT,
@@ -107,7 +107,7 @@ class RunRecordSearchView(ApiView):
         page_after = cursor_time_pk(cursor) if cursor else None
         filters = clean_filters(
             project=data.get("project", ""), ticket=data.get("ticket", ""), agent=data.get("agent", ""),
-            started_from=data["started_from"], started_before=data["started_before"],
+            kept_from=data["kept_from"], kept_before=data["kept_before"],
             outcomes=data.get("outcome", []),
         )
         results = record_search(

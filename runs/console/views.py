@@ -39,9 +39,9 @@ class RecordSearchForm(forms.Form):
     project = forms.CharField(required=False, max_length=32)
     ticket = forms.CharField(required=False, max_length=64, help_text="A Jira ticket key, such as DEMO-1.")
     agent = forms.CharField(required=False, max_length=150, help_text="A hosted agent's name.")
-    after = forms.DateField(required=False, label="Started on or after",
+    after = forms.DateField(required=False, label="Kept on or after",
                             widget=forms.DateInput(attrs={"type": "date"}))
-    before = forms.DateField(required=False, label="Started on or before",
+    before = forms.DateField(required=False, label="Kept on or before",
                              widget=forms.DateInput(attrs={"type": "date"}))
     outcome = forms.MultipleChoiceField(required=False, choices=[(name, OUTCOME_LABELS[name]) for name in OUTCOMES],
                                         widget=forms.CheckboxSelectMultiple, label="How the run ended (any of)")
@@ -55,7 +55,7 @@ def _day_start(day) -> datetime:
 @login_required
 @require_GET
 def record_search_view(request: HttpRequest) -> HttpResponse:
-    """Search the run records of every project this person may see, newest run first."""
+    """Search the run records of every project this person may see, newest first."""
     project_ids = record_project_ids_for_person(request.user)
     projects = JiraProject.objects.order_by("key")
     if project_ids is not None:
@@ -71,8 +71,8 @@ def record_search_view(request: HttpRequest) -> HttpResponse:
         cursor = decode_cursor(data["page"] or None)
         filters = clean_filters(
             project=data["project"], ticket=data["ticket"], agent=data["agent"],
-            started_from=_day_start(data["after"]) if data["after"] else None,
-            started_before=_day_start(data["before"] + timedelta(days=1)) if data["before"] else None,
+            kept_from=_day_start(data["after"]) if data["after"] else None,
+            kept_before=_day_start(data["before"] + timedelta(days=1)) if data["before"] else None,
             outcomes=data["outcome"],
         )
         results = record_search(data["q"], project_ids=project_ids, filters=filters, limit=PER_PAGE,

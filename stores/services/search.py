@@ -229,7 +229,8 @@ class ParsedQuery:
         expr = "(" + " || ".join(ors) + ")"
         for phrase in self.excluded:
             expr += f" && !!{term(phrase, False)}"
-        return expr, params
+        # Parenthesised whole: `vector @@ a && !!b` would otherwise read as `(vector @@ a) && !!b`.
+        return f"({expr})", params
 
 
 def clean_query_text(text: str) -> str:

@@ -167,9 +167,9 @@ def test_filters_each_and_together(world, scene):
     assert found(agent="bob") == ["OTHR-1"]
     assert found(agent="nobody") == []
     now = timezone.now()
-    assert found(started_from=now - timedelta(days=22)) == ["ACME-3", "ACME-4"]
-    assert found(started_before=now - timedelta(days=28)) == ["ACME-1", "ACME-2"]
-    assert found(started_from=now - timedelta(days=35), started_before=now - timedelta(days=15)) == [
+    assert found(kept_from=now - timedelta(days=22)) == ["ACME-3", "ACME-4"]
+    assert found(kept_before=now - timedelta(days=28)) == ["ACME-1", "ACME-2"]
+    assert found(kept_from=now - timedelta(days=35), kept_before=now - timedelta(days=15)) == [
         "ACME-2", "ACME-3", "OTHR-1",
     ]
     assert found(outcomes=("qa_failed",)) == ["ACME-1"]
@@ -178,7 +178,7 @@ def test_filters_each_and_together(world, scene):
     assert found(outcomes=("retried",)) == ["ACME-2"]
     assert found(outcomes=("qa_failed", "worked_past_error")) == ["ACME-1", "ACME-3"]
     assert found(project="ACME", agent="ada", outcomes=("qa_failed", "retried"),
-                 started_from=now - timedelta(days=35)) == ["ACME-2"]
+                 kept_from=now - timedelta(days=35)) == ["ACME-2"]
 
 
 def test_the_projects_given_bound_the_search(world, scene):
