@@ -30,6 +30,7 @@ from runs.services import run_record_add
 from stores.models import hash_token
 from stores.services.memories import memory_delete
 from stores.services.redaction import memory_redact_all_versions
+from stores.services.search import parse_query
 from tests import factories as f
 
 from .conftest import aws_key, error_code
@@ -491,3 +492,25 @@ def test_the_console_page_pages(client, world, scene, monkeypatch):
 def test_the_console_page_needs_a_sign_in(client, scene):
     response = client.get("/console/records/", {"q": "refund"})
     assert response.status_code == 302 and "/console/login/" in response["Location"]
+
+
+def test_a_record_older_than_every_window_is_found(world, scene):
+    run = make_run(world.agent, world.project, "ACME-8", days_ago=400)
+    add_record(run, "An ancient wombat migration note.\n")
+    assert [h.run for h in record_search("wombat", project_ids=None).hits] == [run]
+    kept = timezone.now() - timedelta(days=399)
+    assert record_search("wombat", project_ids=None, filters=RecordFilters(kept_from=kept)).hits == []
+    assert [h.run for h in record_search("wombat", project_ids=None, filters=RecordFilters(kept_before=kept)).hits] == [
+        run]
+
+
+def test_the_parsed_query_is_written_out_for_both_engines():
+    parsed = parse_query('dbt "state modified" OR tips -legacy tip*')
+    assert parsed.problem == ""
+    assert parsed.fts5() == '(("dbt" AND "state modified") OR ("tips" AND "tip"*)) NOT "legacy"'
+    sql, params = parsed.tsquery()
+    assert sql == (
+        "(((phraseto_tsquery('english', %s) && phraseto_tsquery('english', %s)) || "
+        "(phraseto_tsquery('english', %s) && to_tsquery('english', %s))) && !!phraseto_tsquery('english', %s))"
+    )
+    assert params == ["dbt", "state modified", "tips", "'tip':*", "legacy"]
