@@ -165,10 +165,11 @@ def record_search(
 ) -> RecordResults:
     """The run records matching ``text``, newest first, one page of ``limit`` after ``page_after``.
 
-    Newest by when the record was kept (a run's record comes at its end), so the database can
-    walk its index on that time and stop at the page for a common word, or take the few rows a
-    rare word's GIN entry names; the order never needs every match sorted. ``project_ids`` bounds the search to what the reader may see (None: every project). Raises
-    RecordQueryError for a query the syntax cannot read; an unknown project or agent finds nothing.
+    Newest by when the record was kept (a run's record comes at its end); on PostgreSQL the
+    search reads stretches of that time in turn (WINDOW_DAYS), so a page never needs every match
+    of a common word sorted. ``project_ids`` bounds the search to what the reader may see (None:
+    every project). Raises RecordQueryError for a query the syntax cannot read; an unknown project
+    or agent finds nothing.
     """
     parsed = read_record_query(text)
     if not 1 <= limit <= MAX_LIMIT:

@@ -64,8 +64,9 @@ def test_contact_searches_records_narrows_by_outcome_and_opens_the_run(page, liv
     text = page.locator("main").inner_text()
     assert "ACME-12" in text and "ACME-11" in text and "OTHR-5" not in text
     assert page.locator("ol.hits.records mark").count() >= 2
-    # The markup in a record is shown as text, never run or rendered.
-    assert "<script>alert(1)</script>" in hits.first.inner_text()
+    # The markup in a record is never run or rendered: SQLite's snippet shows the tags as text,
+    # PostgreSQL's headline leaves them out.
+    assert "alert(1)" in hits.first.inner_text()
     assert page.locator("ol.hits.records script").count() == 0
     shot(page, "records-02-results")
 
