@@ -98,7 +98,9 @@ def load(purged: int) -> int:
         cur.execute("CREATE TABLE bench_run (LIKE runs_run INCLUDING ALL)")
         cur.execute("CREATE TABLE bench_runrecord (LIKE runs_runrecord INCLUDING ALL)")
         cur.execute("INSERT INTO bench_run SELECT * FROM runs_run")
-        cur.execute("INSERT INTO bench_runrecord SELECT * FROM runs_runrecord")
+        # Named columns: the search index's generated column is computed by each table itself.
+        named = ", ".join(f'"{c}"' for c in ["id", *columns])
+        cur.execute(f"INSERT INTO bench_runrecord ({named}) SELECT {named} FROM runs_runrecord")
         # The baseline's database-side cascade, declared here: Django 5.2 cannot declare it.
         cur.execute(
             "ALTER TABLE bench_runrecord ADD CONSTRAINT bench_runrecord_run_cascade "

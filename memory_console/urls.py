@@ -14,6 +14,7 @@ urlpatterns = [
     path("api/", include("stores.api.urls")),
     path("api/", include("runs.api.urls")),
     path("api/", include("stores.api.people_urls")),
+    path("console/records/", include("runs.console.urls")),
     path("console/", include("stores.console.urls")),
     path("jira/", include("jira_link.urls")),
 ]

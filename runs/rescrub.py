@@ -12,6 +12,7 @@ from django.db import transaction
 from stores.scrubbing import scrub_json, scrub_text
 
 from .models import Run, RunRecord
+from .search import record_index_settle
 
 _MARKER = re.compile(r"\[REDACTED:([^\]\n]{1,80})\]")
 
@@ -75,6 +76,8 @@ def run_records_rescrub(*, dry_run: bool = False, batch_size: int = 200) -> Resc
         if not dry_run:
             with transaction.atomic():
                 RunRecord.objects.filter(pk=record.pk).update(transcript=transcript, events=events)
+    if result.records_changed and not dry_run:
+        record_index_settle()  # the index followed each row; FTS5 drops the old terms now
     answers = Run.objects.exclude(lesson_why="").order_by("pk").only("pk", "lesson_why")
     for run in answers.iterator(chunk_size=batch_size):
         why = scrub_text(run.lesson_why)

@@ -14,6 +14,8 @@ Batches are bounded and each is its own short transaction, so a purge can be sto
 (a crash, a time limit, ``stop_after_batches``) and run again: it recomputes its cutoff and
 continues with what is left. Two purges at once are harmless, they only race to the same rows.
 Logs carry counts, never content.
+The search index of run records is the database's own (runs.search): a deleted row leaves it in
+the same statement, whichever door deletes it.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from schedule.outbox import enqueue_on_commit
 from stores.models import Client, JiraProject
 
 from .models import RunRecord
+from .search import record_index_settle
 
 # The Celery name of the one-project purge. Names stay as first registered (django-celery-beat rows
 # and outbox rows name tasks), whichever module of runs holds the task now.
@@ -230,6 +233,9 @@ def _run_purge(
         if stop_after_batches is not None and done >= stop_after_batches:
             finished = False
             break
+    if deleted:
+        # Each deleted row took its search entry with it (runs.search); FTS5 drops the terms now.
+        record_index_settle()
     return PurgeResult(deleted=deleted, dry_run=False, batches=done, finished=finished)
 
 

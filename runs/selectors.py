@@ -9,9 +9,10 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
+from stores.access import stores_person_manages
 from stores.console_checks.request import Writer
 from stores.errors import InvalidRequest, NotFound
-from stores.models import Memory, Refusal, SetAside, Store
+from stores.models import Memory, Refusal, SetAside, Store, StoreKind
 
 from .models import Run, RunRecord
 
@@ -65,6 +66,18 @@ def run_for_agent(writer: Writer, run_id: str) -> Run:
     if not writer.is_agent:
         raise NotFound(f"No run {run_id}.")
     return run_for_writer(writer, run_id)
+
+
+def record_project_ids_for_person(user) -> list[int] | None:
+    """The projects whose run records a person may search: None for a console admin (every
+    project), else the projects whose store the person manages (the person-access rule: an
+    escalation contact's projects), possibly none."""
+    if not user.is_active:
+        return []
+    if user.is_superuser:
+        return None
+    project_stores = Store.objects.filter(kind=StoreKind.PROJECT, project__isnull=False)
+    return sorted(set(stores_person_manages(user, project_stores).values_list("project_id", flat=True)))
 
 
 def run_records(run: Run) -> QuerySet[RunRecord]:

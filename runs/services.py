@@ -31,6 +31,7 @@ from stores.services.tokens import RUN_TOKEN_PREFIX
 from stores.services.version_hooks import VersionWritten
 
 from .models import Run, RunRecord
+from .search import record_index_settle
 
 logger = logging.getLogger(__name__)
 
@@ -446,7 +447,8 @@ def _scrub(value: Any, quotes: list[str]) -> Any:
 def run_records_scrub_memory(*, memory, texts: list[str]) -> int:
     """Replace every quote of a redacted memory's texts in run records by ``[REDACTED:memory]``.
 
-    Registered as a redaction hook. Only records of runs that could have read the memory are
+    Registered as a redaction hook. The search index's text changes with each record (it is the
+    database's own, see runs.search), so no quote stays findable or in a snippet. Only records of runs that could have read the memory are
     looked at: its project's runs, its agent's runs, or every run for the read-only stores.
     Bypasses nothing: run records have no history.
     """
@@ -464,8 +466,11 @@ def run_records_scrub_memory(*, memory, texts: list[str]) -> int:
         transcript = _scrub(record.transcript, quotes)
         events = _scrub(record.events, quotes) if record.events is not None else None
         if transcript != record.transcript or events != record.events:
+            # The index follows the row (migration 0003); FTS5 is merged so the old terms go now.
             RunRecord.objects.filter(pk=record.pk).update(transcript=transcript, events=events)
             changed += 1
+    if changed:
+        record_index_settle()
     logger.info("scrubbed quotes of redacted memory %s from %d run records", memory.public_id, changed)
     return changed
 

@@ -6,8 +6,11 @@ timestamps in UTC with a 'Z'; a known field of the wrong type is 400 naming it.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
+from django.utils import timezone
+from django.utils.dateparse import parse_date, parse_datetime
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -21,6 +24,9 @@ from stores.api.fields import (
     ts,
 )
 from stores.api.serializers import ActorField, page_of
+from stores.services.search import MAX_QUERY_CHARS
+
+from ..search import MAX_LIMIT, OUTCOMES
 
 # In --------------------------------------------------------------------------------------------
 
@@ -312,3 +318,123 @@ class RefusalOut(serializers.Serializer):
 
 
 RefusalPage = page_of(RefusalOut, "RefusalPage")
+
+
+# Searching run records (people) ---------------------------------------------------------------
+
+
+def _messages(name: str, what: str, **extra: str) -> dict[str, str]:
+    """DRF's error messages for a query parameter, each naming it and what it takes."""
+    base = {"invalid": f"`{name}` must be {what}.", "blank": f"`{name}` must be {what}.",
+            "required": f"`{name}` is required: {what}.", "null": f"`{name}` must be {what}."}
+    return {**base, **extra}
+
+
+class DayOrTimeField(serializers.Field):
+    """A day (2026-11-01) or an RFC 3339 timestamp; read as (aware datetime, whether it was a day)."""
+
+    def __init__(self, name: str, **kwargs: Any) -> None:
+        self.param = name
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("help_text", "A day (YYYY-MM-DD) or an RFC 3339 timestamp.")
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> tuple[datetime, bool]:
+        problem = f"`{self.param}` must be a day such as 2026-11-01 or an RFC 3339 timestamp such as 2026-11-01T09:00:00Z."
+        if not isinstance(data, str) or not data.strip():
+            raise serializers.ValidationError(problem)
+        raw = data.strip().replace(" ", "+")
+        try:
+            day = parse_date(raw)
+            if day is not None:
+                at = timezone.make_aware(datetime.combine(day, time.min), timezone.get_current_timezone())
+                return at.astimezone(UTC), True
+            at = parse_datetime(raw)
+            if at is None:
+                raise serializers.ValidationError(problem)
+            if at.tzinfo is None:
+                at = at.replace(tzinfo=UTC)
+            return at.astimezone(UTC), False
+        except (ValueError, OverflowError) as exc:
+            raise serializers.ValidationError(problem) from exc
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+class OutcomeListField(serializers.ListField):
+    """`outcome`, repeated or comma-separated: any of the run signals."""
+
+    def to_internal_value(self, data: Any) -> list[str]:
+        items = [data] if isinstance(data, str) else list(data or [])
+        names = [part.strip() for item in items for part in str(item).split(",") if part.strip()]
+        unknown = [n for n in names if n not in OUTCOMES]
+        if unknown:
+            raise serializers.ValidationError(
+                f"`outcome` must be any of {', '.join(OUTCOMES)}; {unknown[0][:40]!r} is not one."
+            )
+        return list(dict.fromkeys(names))
+
+
+class RunRecordSearchIn(serializers.Serializer):
+    """The query parameters of GET /v1/run_records: every one checked, a wrong one named in a 400."""
+
+    q = serializers.CharField(
+        max_length=MAX_QUERY_CHARS, trim_whitespace=True,
+        error_messages=_messages("q", 'the words to look for (words, "a phrase", OR, -word)',
+                                 max_length=f"`q` is at most {MAX_QUERY_CHARS} characters long."),
+        help_text='Words to find: words, "a phrase", OR between words, -word to leave one out, word* for a prefix.',
+    )
+    project = serializers.CharField(required=False, allow_blank=True, max_length=32,
+                                    error_messages=_messages("project", "a Jira project key such as ACME",
+                                                             max_length="`project` is at most 32 characters."))
+    ticket = serializers.CharField(required=False, allow_blank=True, max_length=64,
+                                   error_messages=_messages("ticket", "a Jira ticket key such as ACME-123",
+                                                            max_length="`ticket` is at most 64 characters."))
+    agent = serializers.CharField(required=False, allow_blank=True, max_length=150,
+                                  error_messages=_messages("agent", "a hosted agent's name",
+                                                           max_length="`agent` is at most 150 characters."))
+    after = DayOrTimeField("after", help_text="Records kept at or after this time, or on or after this day.")
+    before = DayOrTimeField("before", help_text="Records kept before this time, or on or before this day.")
+    outcome = OutcomeListField(child=serializers.CharField(), required=False,
+                               help_text=f"Any of {', '.join(OUTCOMES)} (repeated or comma-separated).")
+    limit = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_LIMIT,
+        error_messages=_messages("limit", f"a whole number from 1 to {MAX_LIMIT}",
+                                 min_value=f"`limit` must be from 1 to {MAX_LIMIT}.",
+                                 max_value=f"`limit` must be from 1 to {MAX_LIMIT}.",
+                                 max_string_length=f"`limit` must be from 1 to {MAX_LIMIT}."),
+    )
+    page = serializers.CharField(required=False, allow_blank=True, max_length=2000,
+                                 error_messages=_messages("page", "the `next_page` of the previous page, unchanged",
+                                                          max_length="`page` is not a cursor this API gave out."))
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        after, before = attrs.pop("after", None), attrs.pop("before", None)
+        attrs["kept_from"] = after[0] if after else None
+        # A day given as `before` includes the day: the bound is the start of the next one.
+        attrs["kept_before"] = (before[0] + timedelta(days=1) if before[1] else before[0]) if before else None
+        return attrs
+
+
+class RunRecordHitOut(serializers.Serializer):
+    """A run record that matches: its run, when it ran, how it ended, and the passage, highlighted."""
+
+    type = ConstantField("run_record_hit")
+    run_id = serializers.CharField(source="record.run.public_id", read_only=True)
+    ticket_key = serializers.CharField(source="record.run.ticket_key", read_only=True)
+    project_key = serializers.CharField(source="record.project.key", read_only=True)
+    agent = serializers.CharField(source="record.run.agent.name", read_only=True)
+    started_at = TimestampField(source="record.run.started_at")
+    ended_at = TimestampField(source="record.run.ended_at", allow_null=True)
+    signals = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(OUTCOMES)), read_only=True,
+        help_text="How the run ended: any of " + ", ".join(OUTCOMES) + ".",
+    )
+    snippet = serializers.CharField(
+        read_only=True,
+        help_text="The matching passage as HTML: the record's text escaped, each match in <mark>…</mark>.",
+    )
+
+
+RunRecordHitPage = page_of(RunRecordHitOut, "RunRecordHitPage")

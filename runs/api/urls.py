@@ -14,4 +14,5 @@ urlpatterns = [
     path("v1/runs/<str:run_id>/changes", views.RunChangesView.as_view()),
     path("v1/memory_stores/<str:store_id>/set_asides", views_people.SetAsideListView.as_view()),
     path("v1/memory_stores/<str:store_id>/refusals", views_people.RefusalListView.as_view()),
+    path("v1/run_records", views_people.RunRecordSearchView.as_view()),
 ]

@@ -11,7 +11,8 @@ import copy
 from typing import Any
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 
 from .serializers import ErrorOut
 
@@ -64,6 +65,17 @@ def operation(*, operation_id: str, summary: str, response: Any, request: Any = 
         responses=responses,
         parameters=parameters or [],
     )
+
+
+def query(name: str, kind: Any = OpenApiTypes.STR, description: str = "", enum: list | None = None,
+          required: bool = False) -> OpenApiParameter:
+    """One query parameter written out by hand (the run-record search's, whose body serializer reads them)."""
+    return OpenApiParameter(name, kind, OpenApiParameter.QUERY, description=description, enum=enum,
+                            required=required)
+
+
+LIMIT = query("limit", OpenApiTypes.INT, "1 to 100, default 20; pages of full objects hold at most 20.")
+PAGE = query("page", description="The `next_page` of the previous page, unchanged.")
 
 
 def inline_bodies(result: dict[str, Any], generator, request, public) -> dict[str, Any]:

@@ -195,7 +195,11 @@ def register_run_record_scrubber(scrub: Callable[..., Any]) -> None:
 
 
 def _scrub_run_records(r: Redaction) -> None:
-    """Quotes of the texts in the run records of runs that could have read the memory."""
+    """Quotes of the texts in the run records of runs that could have read the memory.
+
+    The run-record search index is the database's own and follows each record as it is scrubbed
+    (runs/migrations/0003): a generated tsvector on PostgreSQL, FTS5 rows written by triggers on SQLite.
+    """
     for scrub in _run_record_scrubbers:
         scrub(memory=r.memory, texts=r.texts)
 

@@ -172,6 +172,9 @@ def search_index_rebuild_memories() -> int:
 
 
 # --- reading a query --------------------------------------------------------------------------
+# One rule reads every search box (memories, run records) on both databases: ``parse_query``
+# turns the text into a ParsedQuery, which writes itself out as FTS5 syntax (SQLite) or as a
+# tsquery expression (PostgreSQL). Nothing a person types reaches either engine's own syntax.
 
 _TERM = re.compile(r'(-?)"([^"]*)"?|(\S+)')
 _WORD = re.compile(r"\w+")
@@ -179,10 +182,16 @@ _WORD = re.compile(r"\w+")
 
 @dataclass(frozen=True)
 class ParsedQuery:
-    """A person's query read the websearch way: words, "quoted phrases", OR, and -excluded."""
+    """A person's query read the websearch way: words, "quoted phrases", OR, and -excluded.
+
+    ``problem`` names the first thing the reading had to skip or guess at (an unclosed quote, an
+    OR with nothing on one side, a term with no word in it), in words a person can act on; the
+    memory search reads past it, the run-record search refuses the query with it.
+    """
 
     groups: list[list[tuple[str, bool]]]  # OR of AND-groups of (phrase, is_prefix)
     excluded: list[str]
+    problem: str = ""
 
     @property
     def empty(self) -> bool:
@@ -200,32 +209,88 @@ class ParsedQuery:
             expr += f" NOT {term(phrase, False)}"
         return expr
 
+    def tsquery(self, config: str = PG_CONFIG) -> tuple[str, list[str]]:
+        """The same query as a PostgreSQL tsquery expression and its parameters.
+
+        Each phrase goes in as a parameter of ``phraseto_tsquery`` (a prefix word as ``'word':*``
+        through ``to_tsquery``; the word holds only letters, digits and underscores), so the text
+        is never read as tsquery syntax.
+        """
+        params: list[str] = []
+
+        def term(phrase: str, prefix: bool) -> str:
+            if prefix:
+                params.append(f"'{phrase}':*")
+                return f"to_tsquery('{config}', %s)"
+            params.append(phrase)
+            return f"phraseto_tsquery('{config}', %s)"
+
+        ors = ["(" + " && ".join(term(p, pre) for p, pre in group) + ")" for group in self.groups if group]
+        expr = "(" + " || ".join(ors) + ")"
+        for phrase in self.excluded:
+            expr += f" && !!{term(phrase, False)}"
+        # Parenthesised whole: `vector @@ a && !!b` would otherwise read as `(vector @@ a) && !!b`.
+        return f"({expr})", params
+
+
+def clean_query_text(text: str) -> str:
+    """The text without what no database takes in a string (NUL, lone surrogates); neither is a word."""
+    return text.encode("utf-8", "ignore").decode("utf-8").replace("\x00", "")
+
 
 def parse_query(text: str) -> ParsedQuery:
-    """Read any text as a query. Punctuation only separates words; nothing raises."""
+    """Read any text as a query. Punctuation only separates words; nothing raises.
+
+    What the reading had to skip is said in ``problem`` (the first such thing), so a caller that
+    wants every term to mean something can refuse the query with that message.
+    """
     groups: list[list[tuple[str, bool]]] = [[]]
     excluded: list[str] = []
+    problems: list[str] = []
+    if len(text) > MAX_QUERY_CHARS:
+        problems.append(f"The search is {len(text):,} characters long; at most {MAX_QUERY_CHARS} are read.")
+    dangling_or = False
     for match in _TERM.finditer(text[:MAX_QUERY_CHARS]):
         negated, quoted, bare = match.group(1), match.group(2), match.group(3)
+        whole = match.group(0)
         if bare is not None:
             if bare.lower() == "or":
                 if groups[-1]:
                     groups.append([])
+                    dangling_or = True
+                else:
+                    problems.append(f"OR at character {match.start() + 1} must stand between two words to look for.")
                 continue
             negated = "-" if bare.startswith("-") else ""
             prefix = bare.endswith("*")
             words = _WORD.findall(bare)
         else:
+            if len(whole) < len(negated) + 2 or not whole.endswith('"'):
+                problems.append(f'The quote at character {match.start() + len(negated) + 1} is never closed: add a " '
+                                "after the phrase.")
             prefix = False
             words = _WORD.findall(quoted)
         if not words:
+            if negated and whole == "-":
+                problems.append(f"The - at character {match.start() + 1} must be followed by a word to leave out.")
+            else:
+                problems.append(f"{whole!r} at character {match.start() + 1} holds no letter or digit to look for.")
             continue
         phrase = " ".join(words)
         if negated:
             excluded.append(phrase)
         else:
             groups[-1].append((phrase, prefix and len(words) == 1))
-    return ParsedQuery(groups=[g for g in groups if g], excluded=excluded)
+            dangling_or = False
+    if dangling_or:
+        problems.append("The search ends with OR: add a word after it, or take it out.")
+    found = [g for g in groups if g]
+    if not found:
+        problems.append(
+            "Add a word to look for: a search cannot be only words to leave out." if excluded
+            else "Type one or more words to look for."
+        )
+    return ParsedQuery(groups=found, excluded=excluded, problem=problems[0] if problems else "")
 
 
 # --- the query --------------------------------------------------------------------------------
@@ -246,7 +311,8 @@ class SearchResults:
     ran: bool = False  # the query was read and run (False: ``message`` says why not)
 
 
-def _highlight(snippet: str) -> SafeString:
+def highlight(snippet: str) -> SafeString:
+    """A snippet the database marked with MARK_START/MARK_END, as HTML: escaped first, then marked."""
     text = escape(snippet or "")
     return mark_safe(text.replace(MARK_START, "<mark>").replace(MARK_END, "</mark>"))
 
@@ -278,8 +344,7 @@ def search(
     see). ``deleted`` picks deleted documents (those deleted since ``deleted_since``) instead of
     live ones. ``after`` and ``before`` are days, both included, on the last change.
     """
-    # No database takes a NUL or a lone surrogate in a string; neither can be a word anyway.
-    text = text.encode("utf-8", "ignore").decode("utf-8").replace("\x00", "")
+    text = clean_query_text(text)
     parsed = parse_query(text)
     if parsed.empty:
         if parsed.excluded:
@@ -314,22 +379,23 @@ def search(
     else:
         where.append("e.deleted_at IS NULL")
     if connection.vendor == "postgresql":
-        rows = _search_postgresql(text[:MAX_QUERY_CHARS], where, params, limit + 1)
+        rows = _search_postgresql(parsed, where, params, limit + 1)
     else:
         rows = _search_sqlite(parsed.fts5(), where, params, limit + 1)
     entries = SearchEntry.objects.in_bulk([row[0] for row in rows])
-    hits = [SearchHit(entry=entries[i], snippet=_highlight(s), rank=float(r)) for i, s, r in rows if i in entries]
+    hits = [SearchHit(entry=entries[i], snippet=highlight(s), rank=float(r)) for i, s, r in rows if i in entries]
     results = SearchResults(hits=hits[:limit], more=len(hits) > limit, ran=True)
     if not hits:
         results.message = "Nothing matches."
     return results
 
 
-def _search_postgresql(text: str, where: list[str], params: list[Any], limit: int) -> list[tuple]:
-    # websearch_to_tsquery reads any text (quotes, OR, -word) and never raises on stray syntax.
+def _search_postgresql(parsed: ParsedQuery, where: list[str], params: list[Any], limit: int) -> list[tuple]:
+    # The query is the parsed one written as a tsquery, as SQLite gets it written for FTS5.
     # The headline is computed for the top rows only, after ranking.
+    tsquery, query_params = parsed.tsquery()
     sql = f"""
-        WITH q AS (SELECT websearch_to_tsquery('{PG_CONFIG}', %s) AS query)
+        WITH q AS (SELECT {tsquery} AS query)
         SELECT e.id, ts_headline('{PG_CONFIG}', e.body, q.query, %s), top.rank
         FROM (
             SELECT e.id, ts_rank_cd(e.search_vector, q.query) AS rank
@@ -341,7 +407,7 @@ def _search_postgresql(text: str, where: list[str], params: list[Any], limit: in
         ORDER BY top.rank DESC, e.id DESC
     """
     with connection.cursor() as cursor:
-        cursor.execute(sql, [text, PG_HEADLINE_OPTIONS, *params, limit])
+        cursor.execute(sql, [*query_params, PG_HEADLINE_OPTIONS, *params, limit])
         return cursor.fetchall()
 
 

@@ -189,5 +189,5 @@ def test_rebuild_search_index_command(world, notes):
 
     out = io.StringIO()
     call_command("rebuild_search_index", "--json", stdout=out)
-    assert json.loads(out.getvalue()) == {"memories_indexed": 3}
+    assert json.loads(out.getvalue()) == {"memories_indexed": 3, "run_records_indexed": 0}
     assert paths(search("lookback", store_ids=None)) == ["/solutions/late-orders.md"]

@@ -1,19 +1,26 @@
 """Train the instructions classifier and write its weights next to the detector.
 
     pip install -e '.[train]'
-    python -m training.instructions.train [--check]
+    python -m training.instructions.train [--check | --cross-source]
 
 Data: the public corpora in ``corpora.py`` (read from the installed packages; lessons also from the
-docstrings and comments of installed libraries such as Django and Celery), the generated
-variants in ``variants.py``, and the development cases of ``tests/detection_data/labelled_sets.py``.
-Nothing from a held-out set is read here. Every text is normalised as the detector normalises it,
-cut into the passages the detector scores (sentences, and pairs of neighbouring sentences), and
-turned into the same feature strings (``instruction_model.features``).
+docstrings and comments of installed libraries such as Django and Celery), the generated variants
+in ``variants.py`` (classic injection shapes) and ``behaviours.py`` (a compositional grammar of what
+a note does, in six languages, with hard negatives), the development cases of
+``tests/detection_data/labelled_sets.py``, and the instructions and lessons of blind round 1 in
+``tests/detection_data/blind_round1/`` (written by others, measured once, development data now).
+The held-out split in ``tests/detection_data/heldout/`` is never read here. Every text is normalised
+as the detector normalises it, cut into the passages the detector scores (sentences, and pairs of
+neighbouring sentences), and turned into the same feature strings (``instruction_model.features``).
 
-The figures printed are from a development split by template family (a fifth of the families
-never trained on), not from the training set. The threshold is chosen on that split: the highest
-recall with at most 1% of the lessons of each source we did not generate refused, out of fold. The committed model is then trained
-on everything with that threshold. ``--check`` stops after the development figures.
+Figures printed: out of fold (each fifth of the template families, or of the cases people wrote,
+scored by a model trained on the other four fifths), never the training set. Two thresholds are
+chosen on those out-of-fold scores: ``threshold``, the lowest that refuses at most 1% of the lessons
+of each calibration source (lessons and look-alikes people wrote, library docs), applied to a
+passage with a cue that it speaks to its reader; and ``strong`` (at most 0.4%), applied to any
+passage. The committed model is then trained on everything. ``--check`` stops after fold 0.
+``--cross-source`` trains on the generated texts and public corpora alone and measures on the sets
+people wrote: the honest estimate of how the check does on text nobody tuned it to.
 """
 
 from __future__ import annotations
@@ -47,12 +54,18 @@ from stores.console_checks.detectors.instruction_model import (  # noqa: E402
 )
 from stores.console_checks.detectors.instruction_model import passages as passages_of  # noqa: E402
 from stores.console_checks.detectors.instruction_text import normalise  # noqa: E402
-from tests.detection_data import labelled_sets  # noqa: E402
-from training.instructions import corpora, variants  # noqa: E402
+from tests.detection_data import heldout, labelled_sets  # noqa: E402
+from training.instructions import behaviours, corpora, variants  # noqa: E402
 
 SEED = 20261201
 C = 8.0  # inverse regularisation of the logistic regression
 MAX_FPR = 0.01  # lessons of one source refused by the classifier, at most, when choosing the threshold
+STRONG_FPR = 0.004  # the same, for the threshold above which a passage is refused without a cue to its reader
+# Sources written by people, not generated here: the cross-source run never trains on them.
+WRITTEN_BY_OTHERS = ("labelled_sets", "blind-instructions", "blind-lessons")
+# The sources the threshold is chosen on: lessons and look-alikes of our own field, by people or from
+# installed libraries' docs. (The public corpora's benign e-mails and articles are learnt from, not calibrated on.)
+CALIBRATION = ("labelled_sets", "blind-instructions", "blind-lessons", "docstrings")
 LONG = 600  # a text longer than this (normalised) is learnt by its passages, not as a whole
 
 
@@ -74,12 +87,17 @@ def gather(rng: random.Random) -> list[Text]:
     texts += [Text(t, True, f, "spikee") for f, t in corpora.spikee_positives(orders, rng)]
     texts += [Text(t, False, f, "spikee") for f, t in corpora.spikee_negatives()]
     texts += [Text(t, False, f, "docstrings") for f, t in corpora.docstring_negatives(rng)]
+    texts += [Text(t, p, f, f"generated-b-{lang}") for t, p, f, lang in behaviours.generate()]
     texts += [Text(t, True, f"dev:injection:{i}", "labelled_sets") for i, t in enumerate(labelled_sets.INJECTIONS)]
     texts += [Text(t, True, f"dev:payload:{i}", "labelled_sets") for i, t in enumerate(labelled_sets.HIDDEN_PAYLOADS)]
     texts += [Text(t, False, f"dev:near-miss:{i}", "labelled_sets")
               for i, t in enumerate(labelled_sets.INSTRUCTION_NEAR_MISSES)]
     texts += [Text(t, False, f"dev:lesson:{i % 50}", "labelled_sets")
               for i, t in enumerate(labelled_sets.legitimate_lessons())]
+    # The first blind round of instructions and lessons, written by others: measured once, development data now.
+    blind = heldout.load(heldout.ROUND1_DIR)  # never the held-out split in ../heldout/, whatever round it holds
+    texts += [Text(c.text, c.refuse, f"blind:{c.id}", "blind-instructions") for c in blind.instructions]
+    texts += [Text(c.text, False, f"blind:{c.id}", "blind-lessons") for c in blind.lessons]
     # The corpora repeat some texts across their folders: each text once, with its first family.
     return list({(t.text, t.positive): t for t in reversed(texts)}.values())[::-1]
 
@@ -142,24 +160,31 @@ class Vectoriser:
         return sparse.csr_matrix((data, indices, indptr), shape=(len(rows), len(self.vocab)), dtype=np.float64)
 
 
-def fit(texts: list[Text]) -> tuple[Vectoriser, LogisticRegression]:
+# Texts people wrote count more than one generated text: they are few, and they are what notes look like.
+PEOPLE_WEIGHT = 4.0
+
+
+def fit(texts: list[Text], c: float = C, people_weight: float = PEOPLE_WEIGHT) -> tuple[Vectoriser, LogisticRegression]:
     rows: list[set[str]] = []
     labels: list[int] = []
     weights: list[float] = []
     for t in texts:
         sets, weight = examples(t)
+        if t.source in WRITTEN_BY_OTHERS:
+            weight *= people_weight
         rows += sets
         labels += [int(t.positive)] * len(sets)
         weights += [weight] * len(sets)
     vec = Vectoriser(rows)
-    model = LogisticRegression(C=C, class_weight="balanced", solver="liblinear", max_iter=2000)
+    model = LogisticRegression(C=c, class_weight="balanced", solver="liblinear", max_iter=2000, random_state=SEED)
     model.fit(vec.matrix(rows), np.array(labels), sample_weight=np.array(weights))
     print(f"  trained on {len(texts)} texts -> {len(rows)} passages, {len(vec.vocab)} features", flush=True)
     return vec, model
 
 
-def as_model(vec: Vectoriser, model: LogisticRegression, threshold: float = 0.0) -> Model:
-    return Model(dict(zip(vec.vocab, model.coef_[0].tolist(), strict=True)), float(model.intercept_[0]), threshold)
+def as_model(vec: Vectoriser, model: LogisticRegression, threshold: float = 0.0, strong: float = math.inf) -> Model:
+    return Model(dict(zip(vec.vocab, model.coef_[0].tolist(), strict=True)), float(model.intercept_[0]), threshold,
+                 strong)
 
 
 def note_scores(vec: Vectoriser, model: LogisticRegression, texts: list[Text]) -> np.ndarray:
@@ -168,7 +193,7 @@ def note_scores(vec: Vectoriser, model: LogisticRegression, texts: list[Text]) -
     return np.array([max((s for _, s, _ in passages_of(m, normalised(t.text))), default=-1e9) for t in texts])
 
 
-def choose_threshold(texts: list[Text], scores: np.ndarray) -> float:
+def choose_threshold(texts: list[Text], scores: np.ndarray, max_fpr: float = MAX_FPR) -> float:
     """The lowest threshold that refuses at most MAX_FPR of the lessons of every source we did not generate.
 
     Taken source by source, so that the many easy generated lessons cannot hide the hard ones
@@ -180,10 +205,10 @@ def choose_threshold(texts: list[Text], scores: np.ndarray) -> float:
             by_source.setdefault(t.source, []).append(float(s))
     best = 0.0
     for source, values in by_source.items():
-        if len(values) < 50 or source.startswith("generated"):
+        if len(values) < 50 or source not in CALIBRATION:
             continue
         ranked = sorted(values)
-        k = int(math.floor(MAX_FPR * len(ranked)))
+        k = int(math.floor(max_fpr * len(ranked)))
         best = max(best, ranked[len(ranked) - 1 - k] + 1e-6)
     return best
 
@@ -215,13 +240,38 @@ def sweep(texts: list[Text], scores: np.ndarray) -> None:
               + ", ".join(f"{src} {100 * v:.2f}%" for src, v in refused.items()))
 
 
-def save(vec: Vectoriser, model: LogisticRegression, threshold: float, meta: dict) -> None:
+def whole_check(texts: list[Text], model: Model) -> np.ndarray:
+    """1 where the whole check (signals, hidden and encoded text, and ``model``) refuses a text, else -1."""
+    return np.array([1.0 if instructions.scan(t.text, model) else -1.0 for t in texts])
+
+
+def cross_source(texts: list[Text]) -> None:
+    """Train on the generated texts and the public corpora only; measure on the sets people wrote.
+
+    The threshold comes from the training sources alone (fold 0 of their families), so nothing
+    written by others steers it: the honest estimate of how the check does on text nobody tuned it to.
+    """
+    train = [t for t in texts if t.source not in WRITTEN_BY_OTHERS]
+    test = [t for t in texts if t.source in WRITTEN_BY_OTHERS]
+    held = [t for t in train if fold(t.family) == 0]
+    vec, model = fit([t for t in train if fold(t.family) != 0])
+    held_scores = note_scores(vec, model, held)
+    threshold = choose_threshold(held, held_scores)
+    strong = max(threshold, choose_threshold(held, held_scores, STRONG_FPR))
+    vec, model = fit(train)
+    report("cross-source: classifier alone, trained without the sets people wrote", test,
+           note_scores(vec, model, test), threshold)
+    report("cross-source: whole check (signals + that classifier)", test, whole_check(test, as_model(vec, model, threshold, strong)), 0.0)
+
+
+def save(vec: Vectoriser, model: LogisticRegression, threshold: float, strong: float, meta: dict) -> None:
     coef = model.coef_[0]
     keep = [(f, round(float(coef[i]), 3)) for f, i in vec.vocab.items() if abs(coef[i]) >= 0.005]
     data = {
         "feature_version": FEATURE_VERSION,
         "intercept": round(float(model.intercept_[0]), 6),
         "threshold": round(threshold, 6),
+        "strong": round(strong, 6),
         "features": [f for f, _ in keep],
         "weights": [w for _, w in keep],
         "trained": meta,
@@ -235,6 +285,8 @@ def save(vec: Vectoriser, model: LogisticRegression, threshold: float, meta: dic
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="print the development figures only")
+    parser.add_argument("--cross-source", action="store_true",
+                        help="train on generated texts and public corpora only, measure on the sets people wrote")
     args = parser.parse_args()
     started = time.time()
     rng = random.Random(SEED)
@@ -243,34 +295,47 @@ def main() -> None:
     for t in texts:
         sizes.setdefault(t.source, [0, 0])[0 if t.positive else 1] += 1
     print("corpus (texts): " + ", ".join(f"{s} {p} orders / {n} lessons" for s, (p, n) in sorted(sizes.items())))
+    if args.cross_source:
+        cross_source(texts)
+        return
     # Out-of-fold scores: each fifth of the families scored by a model trained on the other four.
     oof = np.zeros(len(texts))
+    fold_models: dict[int, tuple[Vectoriser, LogisticRegression]] = {}
     for k in range(FOLDS if not args.check else 1):
         held = [i for i, t in enumerate(texts) if fold(t.family) == k]
         vec, model = fit([t for t in texts if fold(t.family) != k])
+        fold_models[k] = (vec, model)
         oof[held] = note_scores(vec, model, [texts[i] for i in held])
         if k == 0:
             dev = [texts[i] for i in held]
             dev_scores = oof[held]
             dev_model = (vec, model)
     threshold = choose_threshold(dev, dev_scores) if args.check else choose_threshold(texts, oof)
+    strong = max(threshold, choose_threshold(dev, dev_scores, STRONG_FPR) if args.check
+                 else choose_threshold(texts, oof, STRONG_FPR))
+    print(f"thresholds: {threshold:.3f} with a cue to the reader, {strong:.3f} without")
     report(f"development split: fold 0, {len(dev)} texts of families never trained on", dev, dev_scores, threshold)
     if not args.check:
         report(f"all {FOLDS} folds, each scored by a model that never saw its families", texts, oof, threshold)
         sweep(texts, oof)
     # The whole check (training-free signals, hidden and encoded text, and the classifier) on fold 0.
-    fold_model = as_model(*dev_model, threshold)
-    whole = np.array([1.0 if instructions.scan(t.text, fold_model) else -1.0 for t in dev])
+    fold_model = as_model(*dev_model, threshold, strong)
+    whole = whole_check(dev, fold_model)
     report("whole check on the development split (signals + the fold-0 classifier)", dev, whole, 0.0)
     off = Model({}, float("-inf"), float("inf"))
     signals = np.array([1.0 if instructions.scan(t.text, off) else -1.0 for t in dev])
     report("signals alone (classifier off) on the development split", dev, signals, 0.0)
     if args.check:
         return
+    # The whole check, out of fold, on every text people wrote: each scored with the model of the folds it is not in.
+    people = [i for i, t in enumerate(texts) if t.source in WRITTEN_BY_OTHERS]
+    judges = {k: as_model(*pair, threshold, strong) for k, pair in fold_models.items()}
+    whole_oof = np.array([1.0 if instructions.scan(texts[i].text, judges[fold(texts[i].family)]) else -1.0 for i in people])
+    report("whole check, out of fold, on the sets people wrote", [texts[i] for i in people], whole_oof, 0.0)
     vec, model = fit(texts)
     meta = {"texts": len(texts), "sources": {s: {"orders": p, "lessons": n} for s, (p, n) in sorted(sizes.items())},
             "corpora": {"pyrit": "1.1.0", "spikee": "0.9.2"}, "C": C, "seed": SEED}
-    save(vec, model, threshold, meta)
+    save(vec, model, threshold, strong, meta)
     print(f"done in {time.time() - started:.0f} s")
 
 

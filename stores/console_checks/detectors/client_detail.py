@@ -138,7 +138,8 @@ _LETTER_RUN = re.compile(
 )
 # A token that may be base64 (standard or URL-safe), long enough to hold a name.
 _RUN_CONTEXT = 60  # characters read again either side of a run of single letters
-_BASE64_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{6,}={0,2}(?![A-Za-z0-9+/=_-])")
+# It may follow a key and "=" ("ctx=Tm9y..."): a value in a query string or a config line.
+_BASE64_TOKEN = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{6,}={0,2}(?![A-Za-z0-9+/=_-])")
 _QUOTES_AROUND_DOT = frozenset("'\"[]")
 _QUOTED_DOT = re.compile(r"['\"\[\]]\.|\.['\"\[\]]")
 # The characters the names view drops: separators, apostrophes, white space.
@@ -281,6 +282,7 @@ class _View:
             ]
             self.cased = "".join(ch for ch, k in zip(chars, keep, strict=True) if k)
             self.where = [w for w, k in zip(where, keep, strict=True) if k]
+        self.text = text
         self.clean = self.cased.lower()
         if len(self.clean) != len(self.cased):  # a letter that lower-cases to two: keep the map exact
             self.clean = "".join(c.lower() if len(c.lower()) == 1 else c for c in self.cased)
@@ -381,6 +383,15 @@ def _in_address(clean: str, start: int, end: int) -> bool:
     return scheme >= 0 and "/" not in prefix[scheme + 3 :]
 
 
+def _other_script(view: _View, start: int, end: int) -> bool:
+    """Whether a letter of ``start``..``end`` was written in another script than Latin (a look-alike)."""
+    for i in range(start, min(end + 1, len(view.where))):
+        ch = view.text[view.where[i]] if view.where[i] < len(view.text) else ""
+        if ch and not ch.isascii() and ch.isalpha() and not unicodedata.name(ch, "").startswith("LATIN"):
+            return True
+    return False
+
+
 def _is_common(word: str) -> bool:
     return zipf_frequency(word, "en") >= _COMMON_ZIPF
 
@@ -399,7 +410,12 @@ def _split_gaps(joined: str, gaps: frozenset[int]) -> tuple[frozenset[int], froz
     bounds = [0, *sorted(gaps), len(joined)]
     for a, b in zip(bounds, bounds[1:], strict=False):
         word = joined[a:b]
-        if len(word) < 5 or not word.isalpha() or (not gaps and _is_common(word)):
+        if len(word) < 5 or not word.isalpha():
+            continue
+        if not gaps and _is_common(word):
+            # A common one-word name split by a hyphen ("Lan-tern") is found, but as the word is:
+            # only with evidence (``_split`` makes it weak), so "har-bor" in prose passes.
+            hyphen.update(a + k for k in range(2, len(word) - 1))
             continue
         for k in range(2, len(word) - 1):
             hyphen.add(a + k)
@@ -685,6 +701,8 @@ class ClientDetailMatcher:
                     lowered = entry.capitals_only and not all(
                         c.isupper() for c in view.cased[clean_start : clean_end + 1] if c.isalpha()
                     )
+                    if split == "plain" and _other_script(view, clean_start, clean_end):
+                        split = "disguise"  # "Lаntern" with a Cyrillic a: written to slip past a match
                     needs_evidence = entry.common_word or split == "weak" or lowered
                     evident = not needs_evidence or disguised or skeleton or split == "disguise"
                     if not evident:
@@ -750,7 +768,7 @@ class ClientDetailMatcher:
             return None
         k, sep = odd[0]
         if sep.replace(" ", "").replace("\n", "") == "-" and k in entry.hyphen_gaps:  # also "Bright-\nmoor"
-            return "disguise"
+            return "weak" if entry.common_word else "disguise"
         if sep == " " and k in entry.space_gaps:
             return "weak" if k in entry.weak_gaps else "disguise"
         return None
@@ -794,6 +812,8 @@ class ClientDetailMatcher:
             return True  # possessive: "Harbor's"
         if _in_address(view.clean, start, end):
             return True  # a label of an e-mail domain or a URL's host: "ops@harbor-data.com"
+        if start > 0 and view.clean[start - 1] == "/" and view.clean[end + 1 : end + 2] == "/":
+            return True  # a whole folder of a path: "/srv/exports/harbor/daily/" names the client's data
         ending = _PLURAL_ENDING.match(view.clean, end + 1)
         after = ending.end() if ending is not None and not view.is_word(ending.end(), underscore=False) else end + 1
         words_before = _WORD.findall(view.clean, max(0, start - 40), start)
@@ -821,7 +841,16 @@ class ClientDetailMatcher:
                 and not following[0].endswith("ss")
                 and following[1] in _FUNCTION_WORDS
             )
-        return False
+        # In lower case where prose writes a capital, after the end of a sentence in the text ("... not
+        # build. lantern reminded me"): a name written as a handle, not the word.
+        before = view.clean[:start].rstrip(" \t")
+        return (
+            len(before) >= 2
+            and before[-1] in ".!?"
+            and view.clean[start - 1 : start] == " "
+            and before[-2].isalnum()
+            and not view.is_word(end + 1, underscore=False)  # "beacons" at a sentence start is the plural noun
+        )
 
     @staticmethod
     def _key_matches(view: _View, start: int, end: int) -> bool:

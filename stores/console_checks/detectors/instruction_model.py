@@ -92,11 +92,14 @@ def _words(feats: set[str]) -> int:
 
 @dataclass(frozen=True)
 class Model:
-    """Weights by feature string, an intercept and the decision threshold on the logit."""
+    """Weights by feature string, an intercept and the decision thresholds on the logit."""
 
     weights: dict[str, float]
     intercept: float
     threshold: float
+    # Above this logit a passage is refused by its words alone; between ``threshold`` and this, only when
+    # it also has a cue that it speaks to its reader (the second person, an agent, a modal, an imperative).
+    strong: float = math.inf
 
     def score(self, feats: set[str]) -> float:
         """The logit of one passage: above ``threshold`` it reads as orders to an agent."""
@@ -131,7 +134,10 @@ def passages(model: Model, text: str) -> list[tuple[int, float, set[str]]]:
     get = model.weights.get
     # Each sentence's weight sum once; a pair's is the two sums less what they share.
     sums = [sum(map(get, fs, repeat(0.0))) for fs in feats]
-    words = [_words(fs) for fs in feats]
+    # A passage of one unbroken token ("/agents/bob/notes.md", a URL) is a name, not a sentence: its words
+    # are judged as a file name's (see ``instructions``), not here. CJK text has no spaces and is judged.
+    words = [_words(fs) if " " in text[a:b].strip() or any(f[0] == "k" for f in fs) else 0
+             for (a, b), fs in zip(spans, feats, strict=True)]
 
     def logit(total: float, n: int) -> float:
         return model.intercept + (total / math.sqrt(n) if n else 0.0)
@@ -163,4 +169,5 @@ def load(path: Path = MODEL_PATH) -> Model:
         data = json.load(fh)
     if data["feature_version"] != FEATURE_VERSION:
         raise RuntimeError(f"{path.name} was trained for features v{data['feature_version']}, not v{FEATURE_VERSION}")
-    return Model(dict(zip(data["features"], data["weights"], strict=True)), data["intercept"], data["threshold"])
+    return Model(dict(zip(data["features"], data["weights"], strict=True)), data["intercept"], data["threshold"],
+                 data.get("strong", math.inf))

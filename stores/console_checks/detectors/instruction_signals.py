@@ -556,6 +556,16 @@ _add(SECRECY, r"\b(?:do not|never)\s+(?:log|record|mention|note)\s+(?:this|it|th
 _add(SECRECY, r"\b(?:turn off|disable|clear|delete|wipe|purge|erase|bypass)\s+(?:the\s+)?(?:audit|activity)\s+(?:log|trail)|"
      r"\bleave no trace\b|\b(?:clear|delete|wipe)\s+the\s+(?:run record|version history|history)\b", True,
      "audit", "activity", "trace", "history", "run record")
+# The run kept off the record: logging turned off, or a step done so that it leaves no record.
+_add(SECRECY, r"\b(?:turn off|turning off|switch off|disable|disabling|stop|suppress|mute)\s+(?:the\s+)?(?:run\s+)?"
+     r"(?:logging|run logs?|run records?|recording)\b|"
+     r"\bso\s+(?:that\s+)?(?:the run|it|nothing|this|the change|the backfill)?\s*(?:leaves no (?:record|trace)|"
+     r"(?:is|gets|will be) (?:not|never) (?:logged|recorded)|(?:isn't|won't be|doesn't get) (?:logged|recorded)|"
+     r"(?:does not|doesn't|won't|will not|never) (?:end up|show up|appear) in the (?:run record|logs?|history))|"
+     r"\b(?:nicht protokolliert|keine spuren|sans laisser de trace|ne laisse aucune trace|no quede registro|sin dejar rastro)\b|"
+     r"不会留下记录|不留记录|記録を残さない|記録が残らない", True,
+     "logging", "run log", "run record", "recording", "no record", "no trace", "logged", "recorded", "end up", "show up",
+     "appear", "protokolliert", "spuren", "trace", "registro", "rastro", "留下记录", "不留记录", "記録を残さない", "記録が残らない")
 _add(SECRECY, r"\b(?:erzahl|sag)\s+(?:dem benutzer|niemandem)\s+nichts\b|\bne dis rien\b|\bno le digas nada\b|\bnon dire niente\b|"
      r"\bnao diga nada\b|\bvertel\s+\S+\s+\S+\s+niets\b|不要告诉|別告诉|别告诉|言わないで|言わない"
      r"|\b(?:losche|supprime|borra)\s+(?:diese notiz|cette note|esta nota)\b|读完后删除|読んだら[^。\n]{0,10}削除", False,
@@ -738,6 +748,7 @@ _ROLE_TAG = re.compile(
     r"</?\s*(?:system|assistant|developer|sys|admin|instructions?|system[-_ ]?(?:prompt|message|reminder|instructions?|note)|"
     r"assistant[-_ ]instructions?|agent[-_ ]instructions?|ai[-_ ]instructions?|user[-_ ]instructions?|"
     r"important[-_ ]instructions?|prompt|override)\b[^<>]{0,80}>"
+    r"(?![_.\-]?<[a-z])"  # "<system>_<env>" (its "_" dropped by normalising) is a name template, not a tag
 )
 _ROLE_HEADING = re.compile(r"^\s*#{1,6}\s*(?:system|assistant|developer|instructions?|system prompt|sys|admin)\s*:?\s*$")
 _ROLE_KEY = re.compile(

@@ -157,9 +157,10 @@ class _Doc:
 def _judged(text: str, model: instruction_model.Model) -> Iterable[tuple[str, int, str]]:
     """(kind, offset, why) for every signal and every passage the classifier refuses, in a normalised text."""
     for signal in instruction_signals.sentence_signals(text):
-        yield signal.kind, signal.start, ""
+        if not _reported(text, signal.start):
+            yield signal.kind, signal.start, ""
     for start, score, feats in instruction_model.passages(model, text):
-        if score >= model.threshold and _speaks_to_reader(text, start):
+        if score >= model.strong or score >= model.threshold and _speaks_to_reader(text, start):
             yield CLASSIFIED, start, ", ".join(f"'{w}'" for w in model.top_words(feats))
 
 
@@ -179,6 +180,35 @@ def _speaks_to_reader(text: str, start: int) -> bool:
     if _READER_CUE.search(window):
         return True
     return bool(instruction_signals.imperative_opening(window))
+
+
+# A sentence that reports an attempt or quotes one as an example describes it as a fact ("ticket X
+# contained a comment trying to make the agent skip review; we did not follow it"). A signal there is
+# not enough by itself: the classifier, trained on such reports, judges the sentence.
+_REPORTING = re.compile(
+    r"\b(?:contained|containing|tried to|trying to|attempted to|attempting to|an attempt to|asking (?:the )?agents? to|"
+    r"asked (?:the )?agents? to|claiming|styled as|injected|injection|phishing|example of|for example|e\.g\.|"
+    r"did not follow|didn't follow|not followed|flagged|redacted|reported it|is not a standing decision|suspicious|"
+    r"is data, not|shows up in|shown up in|we watch for|are refused|is refused|was refused|"
+    r"enthielt|versuchte|verdachtig|nicht gefolgt|tentait|tentative|contenait|suspecte?|pas suivi|intentaba|intento de|"
+    r"contenia|sospechosa|no lo seguimos)\b|试图|企图|注入|可疑|没有照做|試み|注入|不審|従わず"
+)
+_QUOTED = re.compile(r'"[^"\n]{3,300}"|「[^」\n]{2,300}」|『[^』\n]{2,300}』')
+_SENTENCE_END = re.compile(r"[.!?;。！？\n]")
+
+
+def _reported(text: str, start: int) -> bool:
+    """Whether the signal at ``start`` sits in a quotation or in a sentence that reports an attempt."""
+    before = text[max(0, start - 300) : start]
+    cut = max(before.rfind(c) for c in ".!?;。！？\n")
+    head = start - len(before) + cut + 1
+    end = _SENTENCE_END.search(text, start)
+    # Two sentences: a report often names the attempt in one and what was done in the next.
+    tail_end = _SENTENCE_END.search(text, end.end()) if end else None
+    sentence = text[head : (tail_end or end).start() if (tail_end or end) else len(text)]
+    if _REPORTING.search(sentence):
+        return True
+    return any(m.start() <= start - head < m.end() for m in _QUOTED.finditer(sentence))
 
 
 def _signals_only(text: str) -> Iterable[int]:

@@ -20,7 +20,18 @@ credential context. The contexts form a small grammar, not a list of sentences:
 - **a pair**: ``user / value`` or ``user, value``, where the user is an e-mail address, or an
   account name on a line (or below a line) that speaks of logging in or of credentials.
 - **halves to join**: fragments in a paragraph that names a credential and says to join its parts
-  (in words, or with a ``+`` between quoted parts), scored once joined.
+  (in words, or with a ``+`` between quoted parts), scored once joined; long parts count when they
+  join into a key or token (``ghp_...`` cut in two).
+- **changed to**: a credential a sentence says was changed, set or reset to a value, the verb before
+  the noun ("we changed the password to") or after it ("cambió a", "a été changé en", "wurde auf").
+- **tried, used or answered**: a strong value one is told to try, use, paste or answer with, in a
+  sentence (read on past the value) about a prompt, a login or a thing one unlocks.
+- **noun after the value**: "VALUE – das neue Kennwort", "VALUE : c'est le mot de passe", "VALUE as the password".
+
+A dash stands for "is" ("passphrase — VALUE"); a noun may end a compound ("Master-Passwort") or an
+identifier ("keystore_password is VALUE"). A value written in hex or base64 is judged by what it
+decodes to ("pass, hex so grep won't catch it: 5761..."); base64 of plain data (a cursor such as
+``offset=500``) after "token" is not a token.
 
 A value wrapped across a line break is joined with the start of the next line before it is scored.
 A value's shape is worked out only once a context is found (``_Shape``), so prose costs little.
@@ -32,7 +43,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .secret_values import password_shaped, reference_end, strong_password, token_shaped
+from .secret_values import (
+    decoded_text,
+    encoded_data,
+    hash_prefixed,
+    password_shaped,
+    reference_end,
+    strong_password,
+    token_shaped,
+)
 
 __all__ = ["prose_spans"]
 
@@ -51,7 +70,9 @@ _TOKEN_NOUN = (
     r"(?:access|secret|auth|signing|webhook|app|application|client)[ \-](?:key|token|secret)s?|"
     r"auth(?:entication)?[ \-]token|tokens?|jetons?|bearer|zugriffstoken|schl[üu]ssel|"
     r"(?:account|storage|master|shared|primary|secondary|signing|encryption|server|service|private|"
-    r"project|personal|admin|partner|integration)[ \-](?:key|token|secret)\d?s?"
+    r"project|personal|admin|partner|integration|routing|license|licence|ingest(?:ion)?|write|read|deploy|"
+    r"install|events?|user|bot|org|workspace|team|session|refresh|runner|registration)[ \-](?:key|token|secret)\d?s?|"
+    r"session[ \-_]?(?:ids?|cookies?)|sessionid|cookie"
 )
 # A credential noun read loosely ("pass", "key", "clé") needs a value shaped strongly (``strong_password``).
 _LOOSE_NOUN = frozenset({"pass", "key", "clé", "cle", "llave", "secrets", "losung"})
@@ -73,11 +94,19 @@ _ENCODING = (
     r"(?:[ \-]?(?:encoded|kodiert|codiert|cod[ée]e?|codificad[ao]|chiffr[ée]e?))?\s*[,)]?)?"
 )
 _COPULA = (
-    r"(?:\s*(?::|=|=>|->|→|:=|\?)"
+    r"(?:\s*(?::|=|=>|->|→|:=|\?|[—–])|\s+-(?=\s)"  # a dash stands for "is" in notes: "passphrase — VALUE"
     r"|\s+(?:is(?:\s+now|\s+still|\s+set\s+to)?|was(?:\s+set\s+to|\s+changed\s+to|\s+reset\s+to)?|"
     r"are|reads|became|ist(?:\s+jetzt|\s+noch)?|war|lautet|lautete|hei[ßs]t|sind|est|[ée]tait|sera|sont|"
     r"es|era|ser[áa]|son|now|set\s+to|changed\s+to|reset\s+to|ge[äa]ndert\s+(?:auf|in|zu)|auf|"
-    r"becomes|wird|devient|queda|pasa\s+a\s+ser)"
+    r"becomes|wird|devient|queda|qued[óo](?:\s+(?:como|en))?|pas[óo]\s+a(?:\s+ser)?|pasa\s+a\s+ser|"
+    r"est\s+pass[ée]e?\s+[àa]|est\s+devenue?|is\s+going\s+to\s+be|will\s+be|ends?\s+up\s+(?:as|being)|"
+    # changed to, after the noun: "cambió a", "a été changé en", "wurde auf ... geändert" (auf above)
+    r"(?:has\s+been|have\s+been|got|was|were|is)\s+(?:changed|reset|set|rotated|updated|moved)\s+to|"
+    r"(?:changed|rotated|updated|moved|reset)\s+to|(?:se\s+)?cambi[óo]\s+(?:a|por)|"
+    r"(?:a|ont|est|sont)\s+[ée]t[ée]\s+(?:chang|modifi|r[ée]initialis|mis)[ée]?e?s?\s+(?:en|[àa]|pour)|"
+    r"wurde\s+(?:auf|zu)|"
+    # a value written as such: "current value X", "aktueller Wert X", "valeur actuelle X"
+    r"(?:current\s+|actual\s+|aktuelle[rn]?\s+)?(?:value|wert)|valeur(?:\s+actuelle)?|valor(?:\s+actual)?)"
     # an adverb of time after the verb: "lautet jetzt", "est désormais", "es ahora"
     r"(?:\s+(?:now|currently|still|jetzt|nun|noch|aktuell|derzeit|maintenant|d[ée]sormais|actuellement|"
     r"toujours|ahora|actualmente|todav[íi]a|ya))?"
@@ -90,14 +119,17 @@ _LOGIN_VERB = re.compile(
     r"(?<![\w\-])(?:log(?:s|ged|ging)?[ \-]?(?:in|on)(?:to)?|sign(?:s|ed|ing)?[ \-]?in|connect(?:s|ed|ing)?|"
     r"authenticat\w*|ssh|sudo|anmelden|angemeldet|meld\w*\s+(?:dich|sich|euch|mich|ihn|uns)(?:\s+an)?|"
     r"einloggen|eingeloggt|logg\w*\s+(?:dich|sich|euch|mich|uns)(?:\s+ein)?|se\s+connecter|connecte[rz]?(?:-vous)?|"
-    r"connectez-vous|identifiez-vous|s'identifier|iniciar\s+sesi[oó]n|inicia\s+sesi[oó]n|inicie\s+sesi[oó]n|"
+    r"connectez-vous|identifiez-vous|s'identifier|connexion|conexi[oó]n|anmeldung|iniciar\s+sesi[oó]n|inicia\s+sesi[oó]n|inicie\s+sesi[oó]n|"
     r"con[eé]ctate|conectarse|con[eé]ctese|entra[rs]?|entre|accede[rs]?|ingresa[rs]?|ingrese)(?![\w\-])"
 )
 _THING = (
     r"login|log-?in|sign-?in|archive|zip(?:\s+file)?|7z|rar|tarball|keystore|truststore|key\s?store|keychain|"
     r"vault|prompt|pdf|file|share|laptop|vpn|wi-?fi|router|safe|account|console|admin\s+panel|portal|box|"
     r"archiv|datei|schl[üu]sselbund|tresor|anmeldung|konto|fichier|coffre(?:-fort)?|trousseau|compte|"
-    r"connexion|archivo|fichero|almac[ée]n|llavero|b[óo]veda|cuenta|sesi[óo]n"
+    r"connexion|archivo|fichero|almac[ée]n|llavero|b[óo]veda|cuenta|sesi[óo]n|"
+    # systems one logs in to: a value said to "work" on one is its password
+    r"s?ftps?|sftp\s+drop|bastion|server|database|cluster|sheet|workbook|spreadsheet|hoja|blatt|feuille|"
+    r"excel|mappe|classeur|libro"
 )
 _OPENS_WITH = re.compile(
     rf"(?<!\w)(?:{_THING})(?![\w\-])(?:[^\n.!?]|\.(?=\w)){{0,40}}?(?<![\w\-])(?:"
@@ -114,7 +146,13 @@ _COPULA_BEFORE = re.compile(_COPULA + r"(?:\*\*|__)?[ \t]*$")
 _TYPE_VERB = re.compile(
     r"(?<![\w\-])(?:type|typed|enter|paste|tippe|tippen|tipp|gib|geben\s+sie|einzugeben(?:\s+ist)?|eingeben|"
     r"eintippen|tapez|taper|tape|saisir|saisissez|saisis|entrez|entrer|"
-    r"escribe|escriba|escribir|introduce|introduzca|introducir|teclea|teclee|teclear|ingresar|wants|will)\s+" + _OPEN
+    r"escribe|escriba|escribir|introduce|introduzca|introducir|teclea|teclee|teclear|ingresar|wants|will|"
+    # answering a prompt: "answer VALUE", "antworte mit VALUE", "réponds VALUE", "responde con VALUE"
+    r"answer(?:\s+with)?|reply(?:\s+with)?|respond\s+with|antworte(?:\s+mit)?|antworten\s+mit|"
+    r"r[ée]ponds?(?:\s+par|\s+avec)?|r[ée]pondez(?:\s+par|\s+avec)?|responde(?:\s+con)?|conteste(?:\s+con)?|"
+    # using or trying a value: "use VALUE", "then paste VALUE", "try VALUE", "prueba VALUE", "probier mal VALUE"
+    r"use|using|utilise[rz]?|usa|usar|benutze|verwende|nimm|try|trying|tried|prueba|probar|intenta|essaie[rz]?|"
+    r"essayez|probier\w*(?:\s+mal)?|versuch\w*(?:\s+mal|\s+es\s+mit)?|then\s+paste|einfach)\s+" + _OPEN
 )
 _TYPE_AFTER = re.compile(
     r"""["'`»”’]?\s*(?:at|in|into|when|on|as|ein|an|bei|wenn|à|au|dans|quand|lorsque|en|cuando|al|typed|"""
@@ -122,12 +160,13 @@ _TYPE_AFTER = re.compile(
 )
 
 _LOGIN_CONTEXT = re.compile(
-    r"(?<!\w)(?:log(?:ged|ging|s)?[ \-]?(?:in|on)|login|sign[ \-]?in|credentials?|creds|account|user(?:name)?|"
+    r"(?<!\w)(?:log(?:ged|ging|s)?[ \-]?(?:in|on)|login|sign[ \-]?in|credentials?|creds|(?:basic\s+)?auth|account|user(?:name)?|"
     r"benutzer(?:name)?|anmeldung|anmelden|zugang(?:sdaten)?|konto|login-daten|identifiants?|compte|connexion|"
     r"utilisateur|usuario|cuenta|credenciales|acceso|acc[eè]s|sesi[oó]n)(?![\w\-])"
 )
 _HALF_WORD = re.compile(
-    r"(?<![\w\-])(?:halves|half|parts?|pieces?|first|second|chunks?|fragments?|segments?|h[äa]lfte\w*|teil\w*|"
+    r"(?<![\w\-])(?:halves|half|parts?|pieces?|first|second|chunks?|fragments?|segments?|pairs?|"
+    r"h[äa]lfte\w*|teil\w*|"
     r"st[üu]ck\w*|moiti[ée]s?|parties?|morceaux|morceau|mitad(?:es)?|partes?|trozos?|fragmentos?)(?![\w\-])"
 )
 _JOIN_WORD = re.compile(
@@ -162,19 +201,30 @@ _CANDIDATE = re.compile(
 _WINDOW = 160
 
 _NOUN_BEFORE = re.compile(
-    rf"(?<![\w\-])(?:(?P<tok>{_TOKEN_NOUN})|(?P<pw>{_PASSWORD_NOUN}))(?![\w\-])"
-    rf"(?:(?P<copula>{_QUALIFIER}{_ENCODING}{_COPULA}{_ENCODING})|(?P<direct>{_ENCODING}[ \t]+))(?:\*\*|__)?[ \t]*$"
+    rf"(?:(?<![\w\-])|(?<=[^\W\d_]{{2}}[\-_]))(?:(?P<tok>{_TOKEN_NOUN})|(?P<pw>{_PASSWORD_NOUN}))(?![\w\-])"
+    rf"(?:(?P<copula>{_QUALIFIER}{_ENCODING}{_COPULA}{_ENCODING})|(?P<direct>{_ENCODING}(?:[ \t]*,)?[ \t]+))(?:\*\*|__)?[ \t]*$"
 )
 _LOGIN_BEFORE = re.compile(
-    _LOGIN_VERB.pattern + rf"(?:[^\n.!?]|\.(?=\w)){{0,80}}?(?<![\w\-])(?:with|using|via|mit|avec|con|par|by)\s+"
-    rf"(?:(?:the|das|dem|le|la|el|its|seinem|seiner)\s+)?(?:(?:{_PASSWORD_NOUN})\s+)?(?::\s*)?"
+    _LOGIN_VERB.pattern + rf"(?:[^\n.!?]|\.(?=\w)){{0,80}}?(?<![\w\-])"
+    r"(?:with|using|via|mit|avec|con|par|by|use|usa|utilise[rz]?|benutze|nutze|verwende)\s+"
+    rf"(?:(?:the|das|dem|le|la|el|its|seinem|seiner|l')\s*)?(?:(?:{_PASSWORD_NOUN})\s+)?"
+    r"(?:(?:account|user|login|compte|utilisateur|cuenta|usuario|konto|benutzer|nutzer)\s+)?(?::\s*)?"
     # "with looker_svc and VALUE", "mit analyst / VALUE": the login name first, then the value.
     r"(?P<user>[\w.@+\-]{2,40}\s*(?:and|und|et|y|e|/|,)\s*)?(?:\*\*|__)?[ \t]*$"
+)
+# A value a credential was changed or set to: "we changed the password to VALUE", "they set the
+# passphrase for the vault to VALUE", "on a changé le mot de passe en VALUE", "cambiamos la contraseña a VALUE".
+_CHANGED_TO_BEFORE = re.compile(
+    r"(?<![\w\-])(?:chang\w*|set|sets|setting|reset\w*|updat\w*|rotat\w*|switch\w*|mov\w*|"
+    r"chang[ée]\w*|modifi[ée]\w*|r[ée]initialis[ée]\w*|mis|cambi\w*|actualiz\w*|restablec\w*|pus\w*|"
+    r"ge[äa]ndert|gesetzt|zur[üu]ckgesetzt|[äa]ndern|setzen)"
+    r"(?:[^\n.!?:=]|\.(?=\w)){0,30}?(?<![\w\-])(?P<noun>" + _PASSWORD_NOUN + r")(?![\w\-])"
+    r"(?:[^\n.!?:=]|\.(?=\w)){0,40}?\s(?:to|into|à|en|a|por|auf|zu)(?:\*\*|__)?[ \t]*$"
 )
 _OPENS_BEFORE = re.compile(_OPENS_WITH.pattern.removesuffix(_OPEN) + r"(?:\*\*|__)?[ \t]*$")
 _TYPE_BEFORE = re.compile(_TYPE_VERB.pattern.removesuffix(_OPEN) + r"[ \t]*$")
 _PAIR_BEFORE = re.compile(
-    r"(?<![\w@.+\-/])(?P<user>[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+|[A-Za-z][\w.\-]{1,40})"
+    r"(?<![\w@.+\-/])(?P<user>[\w.+\-]+@(?:[\w\-]+(?:\.[\w\-]+)*)?|[A-Za-z][\w.\-]{1,40})"
     r"(?P<sep>[ \t]+/[ \t]+|[ \t]*/[ \t]*|[ \t]*,[ \t]+|[ \t]+\|[ \t]+)$"
 )
 _PIN_NOUN = re.compile(
@@ -186,25 +236,33 @@ _PIN_NOUN = re.compile(
 # A value typed, unlocked or decrypted with, read from the words after it: "acepta X como contraseña",
 # "X as the password", "lässt sich mit X entschlüsseln" (German puts the verb last).
 _AS_NOUN_AFTER = re.compile(
-    r"""["'`»”’]?\s+(?:as|als|comme|como|en\s+tant\s+que)\s+(?:(?:the|its|a|das|den|ein|le|la|l'|el|su|un|una)\s*)?"""
+    r"""["'`»”’]?(?:\s+(?:as|als|comme|como|en\s+tant\s+que|is|ist|est|es|was|war|sera|will\s+be)|\s*[—–:]|\s+-|\s*,)\s+"""
+    r"""(?:(?:c['’]est|it['’]s|this\s+is|that['’]s|das\s+ist|es\s+ist|es|ce\s+sera)\s+)?"""
+    r"""(?:(?:now|jetzt|nun|d[ée]sormais|ahora)\s+)?(?:(?:the|its|a|das|den|ein|le|la|l'|el|su|un|una)\s*)?"""
     r"(?:(?:new|neues?|nouveau|nouvelle|nueva|nuevo|admin)\s+)?(?P<noun>" + _PASSWORD_NOUN + r")(?![\w\-])"
 )
 _VERB_LAST_AFTER = re.compile(
     r"""["'`»”’]?\s+(?:zu\s+)?(?:entschl[üu]sseln|[öo]ffnen|entsperren|anmelden|einloggen|freischalten|eingeben|"""
-    r"eintippen|eingetippt|eingegeben|entschl[üu]sselt|ge[öo]ffnet)(?![\w\-])"
+    r"eintippen|eingetippt|eingegeben|entschl[üu]sselt|ge[öo]ffnet|tippen|eintragen|einf[üu]gen|verwenden|"
+    r"benutzen|nehmen|auf(?=\s*(?:[.!,;]|$))|aufmachen|aufsperren)(?![\w\-])"
 )
 _WITH_BEFORE = re.compile(r"(?<![\w\-])(?:mit|with|avec|con)\s+(?:\*\*|__)?[ \t]*$")
 # Opening, unlocking or decrypting with a value: the verb says what the value is, whatever is opened.
 _UNLOCK_BEFORE = re.compile(
     r"(?<![\w\-])(?:opens?|opened|opening|unlocks?|unlocked|decrypts?|decrypted|decrypting|s'ouvre|ouvre|"
     r"d[ée]verrouille\w*|d[ée]chiffre\w*|se\s+abre|abre|descifra\w*|desbloquea\w*|desencripta\w*|"
-    r"[öo]ffnet(?:\s+sich)?|entschl[üu]sselt(?:\s+sich)?|entsperrt(?:\s+sich)?)"
-    r"\s+(?:with|using|mit|avec|con|par)\s+(?:(?:the|its|das|dem|der|le|la|l'|el|su)\s*)?"
+    r"[öo]ffnet(?:\s+sich)?|entschl[üu]sselt(?:\s+sich)?|entsperrt(?:\s+sich)?|"
+    r"unprotect\w*|desproteg\w*|d[ée]prot[ée]g\w*|entsch[üu]tz\w*|blattschutz\s+aufheben)"
+    # what is opened may sit between: "unprotect sheet with", "desproteger la hoja de Excel usa"
+    r"(?:\s+(?:[^\n.!?:=,;]){1,40}?)?,?"
+    r"\s+(?:with|using|use|mit|avec|con|par|usa|usar|utilise[rz]?|benutze|nimm|verwende)\s+(?:(?:the|its|das|dem|der|le|la|l'|el|su)\s*)?"
     rf"(?:(?:{_PASSWORD_NOUN})\s+)?(?::\s*)?(?:\*\*|__)?[ \t]*$"
 )
 # What makes a sentence about a prompt or a login: a value typed in it is what the prompt wants.
 _PROMPT_CONTEXT = re.compile(
-    r"(?<![\w\-])(?:prompt\w*|asks?|asked|fragt|gefragt|demande\w*|pide|pregunta\w*|sudo|ssh|unlock\w*|"
+    r"(?<![\w\-])(?:prompt\w*|asks?|asked|fragt|gefragt|abfrage|demande\w*|pide|pregunta\w*|sudo|ssh|ssh-add|"
+    r"mysql|psql|sqlplus|sqlcmd|pgadmin|kinit|gpg|keytool|openssl|keystore|worked|marché|funcion\w*|ging|klappte|"
+    r"unlock\w*|"
     r"entsperr\w*|d[ée]verrouill\w*|desbloque\w*)(?![\w\-])"
 )
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
@@ -267,13 +325,22 @@ def _about_the_credential(qual: str) -> bool:
 class _Shape:
     """What a candidate value looks like, each answer worked out once and only when a context asks."""
 
-    __slots__ = ("value", "_shaped", "_strict", "_strong")
+    __slots__ = ("value", "_shaped", "_strict", "_strong", "_decoded")
 
     def __init__(self, value: str) -> None:
         self.value = value
         self._shaped: bool | None = None
         self._strict: bool | None = None
         self._strong: bool | None = None
+        self._decoded: str | None | bool = False  # False: not worked out yet
+
+    @property
+    def decoded(self) -> str | None:
+        """The password a hex or base64 value encodes ("hex so grep won't catch it: 5761..."), if any."""
+        if self._decoded is False:
+            text = decoded_text(self.value) if len(self.value) >= 8 else None
+            self._decoded = text if text is not None and password_shaped(text, strict=True) else None
+        return self._decoded  # type: ignore[return-value]
 
     @property
     def shaped(self) -> bool:
@@ -290,7 +357,9 @@ class _Shape:
     @property
     def strong(self) -> bool:
         if self._strong is None:
-            self._strong = self.strict and strong_password(self.value)
+            self._strong = self.strict and strong_password(self.value) or (
+                self.decoded is not None and strong_password(self.decoded)
+            )
         return self._strong
 
 
@@ -309,6 +378,8 @@ def _noun_kind(lower: str, lo: int, ctx_end: int, shape: _Shape) -> str | None:
             return None  # "svc_<team>_v2", "{env}_loader": a naming pattern, not a value
         copula = m.group("copula") is not None
         if m.group("tok") is not None:
+            if encoded_data(value):
+                continue  # base64 of a cursor or a JSON page: "the pagination token is base64 of offset=500"
             if token_shaped(value) or shape.strong or (copula and shape.shaped):
                 return "Secret Assignment"
             # Some providers' keys are UUIDs (Postmark, Heroku): after a token noun and a copula, one is.
@@ -327,10 +398,13 @@ def _noun_kind(lower: str, lo: int, ctx_end: int, shape: _Shape) -> str | None:
     return None
 
 
-def _sentence_about_a_login(lower: str, lo: int, ctx_end: int, nouns: bool = True) -> bool:
-    """Whether the sentence up to ``ctx_end`` speaks of a prompt, a login, a thing one unlocks, or
-    (with ``nouns``) a credential."""
-    sentence = lower[_sentence_start(lower, lo, ctx_end) : ctx_end]
+def _sentence_about_a_login(lower: str, lo: int, ctx_end: int, nouns: bool = True, value_end: int = -1) -> bool:
+    """Whether the sentence holding the value at ``ctx_end`` speaks of a prompt, a login, a thing one
+    unlocks, or (with ``nouns``) a credential: before the value, or after it ("it's VALUE for the
+    pgadmin login", "Essaie VALUE, c'est ce qui a marché pour le keystore")."""
+    after = max(ctx_end, value_end)  # a value may end in "!" or "?": the sentence goes on after it
+    end = _SENTENCE_END.search(lower, after, after + _WINDOW)
+    sentence = lower[_sentence_start(lower, lo, ctx_end) : end.start() if end else min(len(lower), after + _WINDOW)]
     return bool(
         _PROMPT_CONTEXT.search(sentence)
         or _LOGIN_CONTEXT.search(sentence)
@@ -367,6 +441,9 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
         return shape.shaped and not _PRODUCT.match(value)
 
     after = start + len(value)
+    m = _CHANGED_TO_BEFORE.search(lower, lo, ctx_end)
+    if m is not None and plain() and (shape.strong or m.group("noun") not in _LOOSE_NOUN and m.group("noun")[:3] != "key"):
+        return "Password"
     m = _LOGIN_BEFORE.search(lower, lo, ctx_end)
     if m is not None and plain() and (m.group("user") is None or shape.strong):
         return "Login Credentials"
@@ -387,12 +464,12 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
     if (typed or verb_last) and shape.strong and plain():
         # Only a strong value: "when the prompt asks for the model, type claude-3-5-sonnet" names a model.
         # "when the webserver prompts for the admin login, type VALUE"; "beim sudo will er VALUE eingetippt haben"
-        if _sentence_about_a_login(lower, lo, ctx_end):
+        if _sentence_about_a_login(lower, lo, ctx_end, value_end=after):
             return "Password"
     if shape.strong and _COPULA_BEFORE.search(lower, max(lo, ctx_end - 40), ctx_end) and plain():
         # "if psql asks, the answer is VALUE": a copula in a sentence about a prompt or a login (a
         # credential noun there was read above, and may have named something else: "pin ... by SHA:")
-        if _sentence_about_a_login(lower, lo, ctx_end, nouns=False):
+        if _sentence_about_a_login(lower, lo, ctx_end, nouns=False, value_end=after):
             return "Password"
     if ctx_end > lo and lower[ctx_end - 1] in " \t/,|":
         m = _PAIR_BEFORE.search(text, max(lo, ctx_end - 60), ctx_end)
@@ -405,6 +482,10 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
                 or user.lower() in _ACCOUNT_NAMES
             )
             spaced = "/" not in m.group("sep") or " " in m.group("sep")
+            # "admin/VALUE" with no spaces reads as a path unless the account is plain or a login is named
+            glued = not spaced and shape.strong and (user.lower() in _ACCOUNT_NAMES or _login_nearby(lower, line_start))
+            if glued:
+                return "Login Credentials"
             if (
                 spaced
                 and (shape.strong or loginish and shape.strict)
@@ -412,6 +493,9 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
             ):
                 return "Login Credentials"
     return None
+
+
+_GLUED_PAIR = re.compile(r"[A-Za-z][\w.\-@]{1,40}[/:](?P<value>[^/:\s]{8,})")
 
 
 def _candidate_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
@@ -431,6 +515,9 @@ def _candidate_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
             if prev is not None and not prev.group(1).endswith((".", ":", ",", ";")):
                 options.append((prev.start(1), end))
         options.append((start, end))
+        glued = _GLUED_PAIR.match(text, start, end)
+        if glued is not None and not hash_prefixed(text[start:end]):
+            options.append((glued.start("value"), end))  # "admin/VALUE", "svc:VALUE": the value after the user
         for s, e in options:
             value = "".join(part.strip(" \t>") for part in text[s:e].split("\n"))
             kind = _judge(text, lower, s, value, s)
@@ -451,6 +538,8 @@ def _pin_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
 
 def _half_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
     """Fragments in a paragraph that names a credential and says to join its parts, scored joined."""
+    if not any(word in lower for word in _HALF_LITERALS):
+        return  # one C-speed pass per literal before any regex: most notes speak of no parts
     if not _HALF_WORD.search(lower) or not (_JOIN_WORD.search(lower) or _PLUS_JOIN.search(text)):
         return
     pos = 0
@@ -478,12 +567,29 @@ def _half_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
                 if len(part) < j - i:
                     break
                 joined = "".join(text[s:e] for s, e in part)
-                if all(e - s < 16 for s, e in part) and password_shaped(joined, strict=True):
+                short = all(e - s < 16 for s, e in part)
+                # Long parts join into a key or token (a prefix-keyed one, or a long random run).
+                if short and password_shaped(joined, strict=True) or (
+                    all(e - s >= 8 for s, e in part) and _joined_token(joined)
+                ):
                     for s, e in part:
                         yield (s, e, "Password")
                     break
 
 
+_JOINED_PREFIX = re.compile(r"^(?:[a-z]{2,8}[_\-]|A(?:KIA|SIA)|AIza|xox[a-z]-|eyJ)")
+
+
+def _joined_token(joined: str) -> bool:
+    """Whether fragments joined read as one key or token: a vendor prefix or a long random run."""
+    return len(joined) >= 20 and (_JOINED_PREFIX.match(joined) is not None or token_shaped(joined)) and (
+        token_shaped(joined) or any(c.isdigit() for c in joined) and any(c.isupper() for c in joined)
+    )
+
+
+# A literal every word of ``_HALF_WORD`` holds.
+_HALF_LITERALS = ("hal", "häl", "part", "piece", "first", "second", "chunk", "fragment", "segment", "pair", "teil",
+                  "stück", "stuck", "moiti", "morceau", "mitad", "trozo")
 _ORDINAL = re.compile(r"^(?:\d+(?:st|nd|rd|th|\.|er|e|º|ª)|[12]/2)$", re.I)
 
 

@@ -14,10 +14,15 @@ Two questions every secret rule asks of the value it found, answered once here:
 
 from __future__ import annotations
 
+import base64
+import binascii
+import hashlib
 import math
 import re
 
 __all__ = [
+    "decoded_text",
+    "encoded_data",
     "entropy",
     "hash_prefixed",
     "hash_shaped",
@@ -79,7 +84,8 @@ _STAND_IN_PARTS = frozenset(
     "api key keys token tokens secret secrets password passwords pass passwd pwd passphrase pin value id "
     "user username name client access app db database account service auth bearer value_here new old "
     "me change changeme changeit redacted placeholder dummy example sample fake notreal not test xyz abc "
-    "tbd todo foo bar baz demo".split()
+    "tbd todo foo bar baz demo will work works valid invalid only do does no is it for of docs doc readme tests "
+    "unit".split()
 )
 # Parts that make a value a stand-in at all (without one, "api_key" alone is an identifier name).
 _MARKER_PARTS = frozenset(
@@ -99,7 +105,14 @@ _PARTS = re.compile(r"[^A-Za-z0-9]+")
 # The providers' documented example keys: AWS's end in EXAMPLE or EXAMPLEKEY, others spell out a
 # run of Xs or zeros in place of the key body ("AC" + 32 "X"s for Twilio, "sk_live_" + "0"s).
 _DOCUMENTED_EXAMPLE = re.compile(r"(?:EXAMPLE(?:KEY)?|[Ee]xample[Kk]ey)$|X{8,}|x{12,}|0{12,}|\*{6,}")
+# Published keys that are public by design, kept as sha256 digests so this file holds no key:
+# the Azure storage emulator's (Azurite's) well-known account key, the same in every install.
+_PUBLISHED_KEY_DIGESTS = frozenset({"0011cc25eb4320717494d2703e8cba85743e71b500283c21c8b88147992f9059"})
 _QUOTES = "\"'`"
+
+
+def _published_key(v: str) -> bool:
+    return len(v) >= 20 and hashlib.sha256(v.encode("utf-8", "replace")).hexdigest() in _PUBLISHED_KEY_DIGESTS
 
 
 def is_placeholder(value: str) -> bool:
@@ -110,7 +123,7 @@ def is_placeholder(value: str) -> bool:
     end = reference_end(v, 0)
     if end is not None and end == len(v):
         return True
-    if _FILLER.match(v) or _DOCUMENTED_EXAMPLE.search(v):
+    if _FILLER.match(v) or _DOCUMENTED_EXAMPLE.search(v) or _published_key(v):
         return True
     lower = v.lower()
     if lower in _STAND_IN_WORDS:
@@ -120,6 +133,12 @@ def is_placeholder(value: str) -> bool:
         return True  # only symbols: "***", "---"
     if all(p in _STAND_IN_PARTS or _FILLER.match(p) for p in parts) and any(
         p in _MARKER_PARTS or _FILLER.match(p) for p in parts
+    ):
+        return True
+    # A vendor's prefix, then words saying it is no key: "xoxb-not-a-real-token-this-will-not-work".
+    rest = parts[1:]
+    if len(rest) >= 3 and len(parts[0]) <= 6 and all(p in _STAND_IN_PARTS for p in rest) and any(
+        p in _MARKER_PARTS for p in rest
     ):
         return True
     # YOURAPIKEY, yourPasswordHere, MyToken: a run of stand-in words written together.
@@ -183,7 +202,14 @@ _PUBLIC_KEY_BODY = re.compile(
 )
 # A digest named by its algorithm: "sha256:d378...", "h1:On0B...=" (Go and Terraform lock files),
 # "md5-...", "sha512-..." (npm integrity).
-_HASH_PREFIXED = re.compile(r"^(?:sha\d{0,3}|md5|h1|blake2[bs]?|blake3|xxh\d*|crc32c?|sri)[:=\-][A-Za-z0-9+/=_\-:]{16,}$", re.I)
+_HASH_PREFIXED = re.compile(
+    r"^(?:(?:sha\d{0,3}|md5|h1|blake2[bs]?|blake3|xxh\d*|crc32c?|sri)[:=\-][A-Za-z0-9+/=_\-:]{16,}"
+    # A password hash in the modular crypt format (bcrypt "$2b$12$...", sha-crypt "$6$...", argon2,
+    # scrypt, yescrypt) or Django's "pbkdf2_sha256$...": what a system stores instead of the password.
+    r"|\$(?:2[abxy]?|1|5|6|7|y|gy|apr1|md5|argon2(?:id|i|d)|scrypt|pbkdf2(?:-sha\d+)?)\$[A-Za-z0-9./+=$,\-]{16,}"
+    r"|(?:pbkdf2_sha\d+|argon2|bcrypt(?:_sha256)?|scrypt)\$[A-Za-z0-9./+=$,\-]{16,})$",
+    re.I,
+)
 _HASH_LENGTHS = frozenset({32, 40, 56, 64, 96, 128})
 # A package pinned to a version: dbt-snowflake==1.8.3, apache-airflow>=2.9, pkg@1.2.0.
 # A reference to a version of something: actions/checkout@b4ffde6, org/image@sha256:..., repo@v2.
@@ -216,10 +242,22 @@ def _classes(value: str) -> tuple[bool, bool, bool, bool, bool]:
     return lower, upper, digit, symbol, sep
 
 
+# A ticket key (Jira's "DATA-412"): a project key in capitals, a hyphen, a number.
+_TICKET = re.compile(r"^[A-Z][A-Z0-9]{1,9}-\d{1,7}$")
+# A fingerprint or a MAC address written in colon-separated hex pairs: eb:83:4c:09:...
+_COLON_HEX = re.compile(r"^(?:[0-9a-fA-F]{2}[:\-]){5,}[0-9a-fA-F]{2}$")
+# A setting written whole ("DATADOG_API_KEY=<...>", "Server=...;User": the assignment rules judge
+# its value), or a value elided with "...".
+_SETTING_PIECE = re.compile(r"\.\.\.|…|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=|^[A-Za-z][A-Za-z ]{2,20}=[^;]*;")
+
+
 def _looks_like_something_else(v: str) -> bool:
     """A value of another kind: a URL, a path, a file name, an e-mail, a version, a date, a number."""
     return bool(
         "://" in v
+        or _TICKET.match(v)
+        or _COLON_HEX.match(v)
+        or _SETTING_PIECE.search(v)
         or _EMAIL.match(v)
         or _PATH.search(v)
         or _FILE_NAME.search(v)
@@ -255,13 +293,59 @@ def _password_shaped(v: str, strict: bool) -> bool:
     return _shape(v, strict) and not is_placeholder(v)
 
 
+def _mixed_case(part: str) -> bool:
+    return any(c.isupper() for c in part) and any(c.islower() for c in part) and not part[1:].islower()
+
+
+# Data that an encoding carries which is no credential: a cursor or counter ("offset=500",
+# "page:3"), a JSON document without a credential word in it.
+_DATA_TEXT = re.compile(r"^[A-Za-z_]{1,20}[=:]\d{1,12}(?:[&,;][A-Za-z_]{1,20}[=:]\d{1,12})*$")
+_CREDENTIAL_IN_DATA = re.compile(r"(?i)pass|pwd|secret|token|key|auth|cred")
+_B64_VALUE = re.compile(r"^[A-Za-z0-9+/_\-]{8,}={0,2}$")
+_HEX_VALUE = re.compile(r"^(?:[0-9a-fA-F]{2}){6,}$")
+
+
+def decoded_text(value: str) -> str | None:
+    """The text a base64 or hex ``value`` encodes, when it decodes to printable ASCII; else None."""
+    v = value.strip().strip(_QUOTES)
+    candidates = []
+    if _HEX_VALUE.match(v):
+        candidates.append(bytes.fromhex(v))
+    if _B64_VALUE.match(v) and not _HEX.match(v):
+        body = v.rstrip("=")
+        if len(body) % 4 != 1:
+            try:
+                candidates.append(base64.b64decode(body.replace("-", "+").replace("_", "/") + "=" * (-len(body) % 4)))
+            except (binascii.Error, ValueError):
+                pass
+    for raw in candidates:
+        try:
+            text = raw.decode("ascii")
+        except UnicodeDecodeError:
+            continue
+        if len(text) >= 4 and text.isprintable():
+            return text
+    return None
+
+
+def encoded_data(value: str) -> bool:
+    """Whether ``value`` is base64 or hex of data that holds no credential (a cursor, a JSON page)."""
+    text = decoded_text(value)
+    if text is None:
+        return False
+    if _DATA_TEXT.match(text):
+        return True
+    return text.lstrip().startswith(("{", "[")) and not _CREDENTIAL_IN_DATA.search(text)
+
+
 def _shape(v: str, strict: bool) -> bool:
     lower, upper, digit, symbol, sep = _classes(v)
     letters = lower or upper
     if not letters:
         return False  # digits and punctuation only: a number, a date, an id
     parts = [p for p in re.split(r"[._\-+]", v) if p]
-    if all(_TECH_WORD.match(p) or p.isalpha() for p in parts) and not symbol:
+    # A technical word is written in one case ("sha256", "HS256"); "UvWO2" has an inner capital.
+    if all(_TECH_WORD.match(p) and not _mixed_case(p) or p.isalpha() for p in parts) and not symbol:
         # Words and technical words only ("base64-encoded", "read_only", "Tulip-Orange"): no digit run of its own.
         if not (digit and _WORDS_AND_DIGITS.match(v)):
             return False
@@ -298,6 +382,10 @@ def _class_runs(value: str) -> int:
     return runs
 
 
+# A cache key, a path of segments or a namespaced id: each segment all letters or all digits.
+_NAMESPACED = re.compile(r"^(?:[A-Za-z]+|\d+)(?:[:/](?:[A-Za-z]+|\d+))+$")
+
+
 def strong_password(value: str) -> bool:
     """Whether ``value`` is shaped so like a password that a weak context suffices: three of lower,
     upper, digit and symbol in eight or more characters (``kCI@0729$lm0R``), or a passphrase of three
@@ -307,6 +395,8 @@ def strong_password(value: str) -> bool:
     if len(v) < 8 or not password_shaped(v, strict=True) or _HEX.match(v):
         return False
     v = v.strip("()[]{}<>")  # brackets around a word ("(base64-encoded)") are prose, not symbols of a password
+    if _NAMESPACED.match(v):
+        return False  # "user:123:orders", "orders/2024/05": a key made of words and numbers, not a password
     lower, upper, digit, symbol, _sep = _classes(v)
     if sum((lower, upper, digit, symbol)) >= 3 and _class_runs(v) >= 4:
         return True  # and mixed through the value, not "user:123" (a word, a colon, a number)

@@ -29,7 +29,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import secret_formats, secret_prose
-from .secret_values import hash_prefixed, is_placeholder, password_shaped, public_key_material, reference_end
+from .secret_values import (
+    hash_prefixed,
+    hash_shaped,
+    is_placeholder,
+    password_shaped,
+    public_key_material,
+    reference_end,
+)
 
 __all__ = [
     "SecretFinding",
@@ -212,6 +219,8 @@ class _Engine:
         from detect_secrets.util.code_snippet import get_code_snippet
 
         line = lines[number - 1].rstrip()
+        if "kty" in line and _public_jwks(line) and not _JWK_PRIVATE.search(line):
+            return []  # a public JSON Web Key on its own line: published, not secret
         triggered = [
             entry
             for entry in self.plugins
@@ -230,6 +239,12 @@ class _Engine:
                     continue  # a documented example key, "user:password@" in a URI template
                 if public_key_material(value) or hash_prefixed(value):
                     continue  # a public key's body or an algorithm-named digest: published, not secret
+                if (
+                    secret.type == "Hex High Entropy String"
+                    and hash_shaped(value)
+                    and not _SECRET_WORD.search(line.lower())
+                ):
+                    continue  # a quoted digest (an ETag, a checksum) on a line that names no credential
                 common = {"filename": secret.filename, "secret": secret.secret_value, "plugin": entry.plugin}
                 if self._filtered(self.secret_filters, line=line, **common):
                     continue
@@ -372,7 +387,13 @@ def _not_a_value(value: str) -> bool:
         or len(set(value.lower())) <= 2
         or public_key_material(value)  # RSA_PUBLIC_KEY='MIIBIjAN...': a public key, shown on purpose
         or hash_prefixed(value)  # sha256:..., h1:...: a digest named by its algorithm
+        or bool(_COLON_HEX.match(value))  # eb:83:4c:...: a key's fingerprint, or a MAC address
+        or bool(_NAMESPACED.match(value))  # orders:2024:summary: a cache key or a path of words and numbers
     )
+
+
+_NAMESPACED = re.compile(r"^(?:[A-Za-z]+|\d+)(?:[:/](?:[A-Za-z]+|\d+))+$")
+_COLON_HEX = re.compile(r"^(?:[0-9a-fA-F]{2}[:\-]){5,}[0-9a-fA-F]{2}$")
 
 
 def _reference_at(text: str, start: int) -> bool:
@@ -447,11 +468,13 @@ def _regex_rule(
 
 # key = value, key: value, "key": "value", KEY=value: the key ends in a secret word.
 _ASSIGN_WORD = re.compile(r"pass|pw|secret|token|key|auth|credential")
+# A personal access token's key ("ASANA_PAT=", "jira_pat:"), looked for only where "pat" is in the note.
+_PAT_KEY = re.compile(r"pat[\"'`\]]{0,2}[ \t]*(?::=|=>|=|:)")
 _ASSIGN = re.compile(
     r"""(?ix)
     (?<![A-Za-z0-9])
     (?P<key>[A-Za-z0-9_.\-]{0,40}?
-        (?P<word>pass(?:word|wd|phrase)?|pwd?|secret(?:[_\-]?key)?|token|api[_\-]?key|apikey|access[_\-]?key
+        (?P<word>pass(?:word|wd|phrase)?|pwd?|secret(?:[_\-]?key)?|token|pat|api[_\-]?key|apikey|access[_\-]?key
          |auth[_\-]?key|private[_\-]?key|client[_\-]?key|credentials?|auth|key))
     (?![A-Za-z0-9])
     ["'`\]]{0,2}[ \t]*
@@ -515,7 +538,10 @@ def _context_type(where: str, key: str, is_password: bool) -> str | None:
 
 
 def _assignments(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
-    for number in sorted(note.lines_matching(_ASSIGN_WORD, lower=True)):
+    numbers = note.lines_matching(_ASSIGN_WORD, lower=True)
+    if "pat" in note.lower:
+        numbers |= note.lines_matching(_PAT_KEY, lower=True)
+    for number in sorted(numbers):
         line = note.line_text(number)
         offset = note.starts[number - 1]
         context: tuple[str, str] | None = None  # the line and the lines above it, lower-cased, once
@@ -581,9 +607,17 @@ _URL_CREDENTIALS = re.compile(
 )
 
 
+# A key written as a URL's user part with no password: a Sentry DSN, "https://TOKEN@github.com/...".
+_URL_TOKEN_USER = re.compile(r"://(?P<token>[A-Za-z0-9_\-]{20,200})@[\w\-]+(?:\.[\w\-]+)+")
+
+
 def _url_credentials(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
     if "://" not in note.text:
         return
+    if "@" in note.text:
+        for m in _URL_TOKEN_USER.finditer(note.text):
+            if _token_like(m.group("token")) and any(c.isdigit() for c in m.group("token")):
+                yield _Span(m.start("token"), m.end("token"), "URL Credentials")
     for m in _URL_CREDENTIALS.finditer(note.text):
         password = m.group("password")
         if _not_a_value(password) or _reference_at(note.text, m.start("password")) or password.lower() in ("password", "pass", "passwd", "pwd", "secret"):
@@ -800,6 +834,17 @@ _FINGERPRINT_BEFORE = re.compile(r"(?i)(?:sha\d{0,3}|md5|h1|blake2[bs]?|sri|inte
 _PUBLIC_KEY_LINE = re.compile(r"(?i)\b(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-\S+|fingerprint|public key)\b")
 
 
+def _word_at(line: str, column: int) -> str:
+    """The whitespace- or quote-delimited word of ``line`` that holds ``column``."""
+    start = column
+    while start > 0 and not line[start - 1].isspace() and line[start - 1] not in "\"'`":
+        start -= 1
+    end = column
+    while end < len(line) and not line[end].isspace() and line[end] not in "\"'`":
+        end += 1
+    return line[start:end].rstrip(".,;:)")
+
+
 def _bare_tokens(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
     # Random tokens are rare in lessons: find them first, then look for a secret word around each.
     for m in _BARE_TOKEN.finditer(note.text):
@@ -812,8 +857,11 @@ def _bare_tokens(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]
             continue  # a segment of a URL or a path, such as a document id
         if _FINGERPRINT_BEFORE.search(line, max(0, column - 12), column) or _PUBLIC_KEY_LINE.search(line):
             continue  # a public key's fingerprint or body: shown, not kept secret
-        if _SECRET_WORD.search("\n".join(note.lines[max(0, number - 3) : number]).lower()):
-            yield _Span(m.start(), m.end(), "Secret Assignment")
+        if not _SECRET_WORD.search("\n".join(note.lines[max(0, number - 3) : number]).lower()):
+            continue
+        if hash_prefixed(_word_at(line, column)):
+            continue  # the tail of a stored password hash ("$2b$12$...", "pbkdf2_sha256$..."): not the password
+        yield _Span(m.start(), m.end(), "Secret Assignment")
 
 
 # A vendor-prefixed token the rule sets do not know yet: a short lower-case prefix ending in "_" or
@@ -826,8 +874,19 @@ _VENDOR_TOKEN = re.compile(
 _LONG_RUN = re.compile(r"(?<![A-Za-z0-9_\-/.+=])[A-Za-z0-9_\-]{35,260}(?![A-Za-z0-9_\-/+=])")
 
 
+# A credential word as the prefix of a long hex body: "key-24f6...", "token_9c1e...", "secret-...".
+_WORD_PREFIXED_HEX = re.compile(r"(?:apikey|key|token|secret|api)[_\-](?P<body>[0-9a-f]{32,64})")
+
+
 def _vendor_tokens(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
     for run in _LONG_RUN.finditer(note.text):
+        # A credential word, then hex: each is a long run too, so it costs no pass of its own.
+        hexed = _WORD_PREFIXED_HEX.fullmatch(note.text, run.start(), run.end())
+        if hexed is not None:
+            body = hexed.group("body")
+            if any(c.isdigit() for c in body) and any(c.isalpha() for c in body):
+                yield _Span(run.start(), run.end(), "Vendor Token")
+            continue
         m = _VENDOR_TOKEN.fullmatch(note.text, run.start(), run.end())
         if m is None:
             continue
@@ -909,6 +968,14 @@ _RULES: tuple[Rule, ...] = (
         r"(?i)\bbearer\s+([A-Za-z0-9\-._~+/]{16,}=*)",
         group=1,
         check=lambda v: _token_like(v) or (len(v) >= 24 and _has_digit_and_letter(v) and not _not_a_value(v)),
+    ),
+    _regex_rule(
+        # Any other scheme a provider names: "SSWS" (Okta), "Token", "Bot", "GenieKey", "Splunk", "ApiKey".
+        "Authorization Header",
+        ("authorization",),
+        r"(?i)\bauthorization[\"'`]?\s*[:=]\s*[\"'`]?(?!bearer\b|basic\b)[A-Za-z][\w\-]{1,20}\s+([A-Za-z0-9\-._~+/]{16,}=*)",
+        group=1,
+        check=lambda v: _token_like(v) and not _not_a_value(v),
     ),
     _regex_rule(
         "Basic Auth Header",
@@ -1137,8 +1204,23 @@ _PUBLIC_BLOCK = re.compile(
 )
 
 
+# A JSON Web Key: public when it holds none of the private members ("d", the RSA primes, "k").
+_JWK = re.compile(r"\{[^{}]{0,4000}?[\"']kty[\"']\s*:[^{}]{0,4000}\}")
+_JWK_PRIVATE = re.compile(r"[\"'](?:d|p|q|dp|dq|qi|k)[\"']\s*:")
+
+
+def _public_jwks(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` holds a public JSON Web Key (a JWKS entry): its modulus looks random, and is published."""
+    if "kty" not in text:
+        return []
+    return [(m.start(), m.end()) for m in _JWK.finditer(text) if not _JWK_PRIVATE.search(m.group(0))]
+
+
 def _outside_public_blocks(note: _Note, spans: list[_Span]) -> list[_Span]:
     """``spans`` less those inside a public key or certificate block (a private key is never public)."""
+    jwks = _public_jwks(note.text)
+    if jwks:
+        spans = [s for s in spans if not any(a <= s.start and s.end <= b for a, b in jwks)]
     if "-----BEGIN " not in note.text:
         return spans
     blocks = [(m.start(), m.end()) for m in _PUBLIC_BLOCK.finditer(note.text)]

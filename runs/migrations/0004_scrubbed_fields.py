@@ -12,7 +12,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('runs', '0002_run_attachments'),
+        ('runs', '0003_run_record_search'),
     ]
 
     operations = [
