@@ -11,7 +11,6 @@ from rest_framework.response import Response
 
 from stores.api.pagination import cursor_time_pk, decode_cursor, newest_first_page, page
 from stores.api.schema import LIMIT, PAGE, operation, query
-from stores.api.serializers import read_body
 from stores.api.views import ApiView
 from stores.console_checks.reasons import Reason
 from stores.errors import PermissionDenied
@@ -98,7 +97,7 @@ class RunRecordSearchView(ApiView):
                 "Run records are searched by people: console admins and the projects' escalation contacts.",
                 code=Reason.PEOPLE_ONLY,
             )
-        data = read_body(s.RunRecordSearchIn, request.query_params)
+        data = self.query(s.RunRecordSearchIn)
         cursor = decode_cursor(data.get("page") or None)
         page_after = cursor_time_pk(cursor) if cursor else None
         filters = clean_filters(
