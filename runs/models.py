@@ -6,6 +6,10 @@ from django.db import models
 
 from stores.ids import new_id
 from stores.models import HostedAgent, JiraProject
+from stores.scrubbing import ScrubbedCharField, ScrubbedJSONField, ScrubbedTextField
+
+# The longest lesson answer kept ("nothing to record, because ..."); longer ones are cut, after scrubbing.
+WHY_MAX_CHARS = 4000
 
 
 def new_run_id() -> str:
@@ -19,7 +23,7 @@ class Run(models.Model):
     agent = models.ForeignKey(HostedAgent, on_delete=models.CASCADE, related_name="runs")
     project = models.ForeignKey(JiraProject, on_delete=models.CASCADE, related_name="runs")
     ticket_key = models.CharField(max_length=64, db_index=True)
-    host = models.CharField(max_length=255, blank=True, default="")
+    host = ScrubbedCharField(max_length=255, blank=True, default="")
     token_hash = models.CharField(max_length=64, unique=True, editable=False)
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
@@ -32,7 +36,7 @@ class Run(models.Model):
     lesson_prompted_at = models.DateTimeField(null=True, blank=True)
     lesson_answered_at = models.DateTimeField(null=True, blank=True)
     lesson_nothing_to_record = models.BooleanField(null=True, blank=True)
-    lesson_why = models.TextField(blank=True, default="")
+    lesson_why = ScrubbedTextField(blank=True, default="", max_length=WHY_MAX_CHARS)
     lesson_memory_version_id = models.CharField(max_length=40, blank=True, default="")
     lesson_closed_unanswered_at = models.DateTimeField(null=True, blank=True)
     # The stores attached when the run started ({memory_store_id, kind, name, access, folder}),
@@ -57,8 +61,8 @@ class RunRecord(models.Model):
     run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="records")
     project = models.ForeignKey(JiraProject, on_delete=models.CASCADE, related_name="run_records")
     created_at = models.DateTimeField(db_index=True)
-    transcript = models.TextField(blank=True, default="")
-    events = models.JSONField(null=True, blank=True)
+    transcript = ScrubbedTextField(blank=True, default="")
+    events = ScrubbedJSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -9,11 +9,10 @@ from typing import Any
 
 from django.db import transaction
 
-from stores.console_checks.detectors.secrets import redact
+from stores.scrubbing import scrub_json, scrub_text
 
 from .models import Run, RunRecord
 from .search import record_index_settle
-from .services import redact_events
 
 _MARKER = re.compile(r"\[REDACTED:([^\]\n]{1,80})\]")
 
@@ -65,8 +64,9 @@ def run_records_rescrub(*, dry_run: bool = False, batch_size: int = 200) -> Resc
     records = RunRecord.objects.order_by("pk").only("pk", "transcript", "events")
     for record in records.iterator(chunk_size=batch_size):
         result.records_examined += 1
-        transcript = redact(record.transcript) if record.transcript else record.transcript
-        events = redact_events(record.events) if record.events is not None else None
+        # What the fields would store now (they scrub again on the update; the scrubber remembers these).
+        transcript = scrub_text(record.transcript) if record.transcript else record.transcript
+        events = scrub_json(record.events)
         if transcript == record.transcript and events == record.events:
             continue
         result.records_changed += 1
@@ -80,7 +80,7 @@ def run_records_rescrub(*, dry_run: bool = False, batch_size: int = 200) -> Resc
         record_index_settle()  # the index followed each row; FTS5 drops the old terms now
     answers = Run.objects.exclude(lesson_why="").order_by("pk").only("pk", "lesson_why")
     for run in answers.iterator(chunk_size=batch_size):
-        why = redact(run.lesson_why)
+        why = scrub_text(run.lesson_why)
         if why == run.lesson_why:
             continue
         result.lesson_answers_changed += 1

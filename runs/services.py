@@ -7,7 +7,6 @@ repeated request or a second delivery of a task changes nothing twice.
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import secrets
@@ -21,7 +20,6 @@ from django.utils import timezone
 
 from jira_link.client import normalize_issue_key
 from jira_link.services import JiraUnavailable, ticket_lookup
-from stores.console_checks.detectors.secrets import redact
 from stores.console_checks.ports import TicketLookupFailed
 from stores.console_checks.reasons import Reason, refusal_error
 from stores.console_checks.request import Writer
@@ -39,8 +37,6 @@ logger = logging.getLogger(__name__)
 
 READ_WRITE = "read_write"
 READ_ONLY = "read_only"
-WHY_MAX_CHARS = 4000
-HOST_MAX_CHARS = 255
 
 
 def run_note_write(run: Run, version_id: str) -> None:
@@ -231,7 +227,7 @@ def run_start(*, writer: Writer, ticket_key: Any, host: Any = "") -> tuple[Run, 
             agent=agent,
             project=project,
             ticket_key=key,
-            host=host.strip()[:HOST_MAX_CHARS],
+            host=host.strip(),  # the field scrubs it and keeps at most 255 characters
             token_hash=hash_token(secret),
             attachments=run_attachments(agent, project),
         )
@@ -334,7 +330,8 @@ def run_lesson_answer(*, run: Run, nothing_to_record: Any, why: Any) -> Run:
         )
     if not isinstance(why, str) or not why.strip():
         raise InvalidRequest("`why` is required: say in a sentence why the run left nothing worth recording.")
-    why_text = redact(why.strip())[:WHY_MAX_CHARS]
+    # The field scrubs the answer of secrets, then keeps at most WHY_MAX_CHARS characters of it.
+    why_text = why.strip()
     with transaction.atomic():
         locked = Run.objects.select_for_update().get(pk=run.pk)
         if locked.lesson_prompted_at is None:
@@ -389,37 +386,8 @@ def lesson_prompts_close(*, now: datetime | None = None, batch_size: int = 500) 
 # The run's record.
 
 
-def _redact_json(value: Any, redact) -> Any:
-    if isinstance(value, str):
-        return redact(value)
-    if isinstance(value, list):
-        return [_redact_json(item, redact) for item in value]
-    if isinstance(value, dict):
-        return {redact(str(k)): _redact_json(v, redact) for k, v in value.items()}
-    return value
-
-
-def redact_events(events: list[Any]) -> list[Any]:
-    """Every string in the events with its secrets replaced by ``[REDACTED:<type>]``.
-
-    Each string is redacted on its own (multi-line texts keep their lines), then the whole
-    document once more as indented JSON, where a key and its value share a line, so a password
-    under a "password" key is caught the way it would be in a config file.
-    """
-    cleaned = _redact_json(events, redact)
-    text = json.dumps(cleaned, indent=1, ensure_ascii=False)
-    again = redact(text)
-    if again == text:
-        return cleaned
-    try:
-        return json.loads(again)
-    except ValueError:
-        # A replacement broke the JSON (a secret spanning a quote): drop to one string per event.
-        return [redact(json.dumps(event, ensure_ascii=False)) for event in cleaned]
-
-
 def run_record_add(*, run: Run, transcript: Any = None, events: Any = None) -> RunRecord:
-    """Keep the run's record with every secret replaced by ``[REDACTED:<type>]`` before it is stored."""
+    """Keep the run's record; its fields replace every secret by ``[REDACTED:<type>]`` as it is stored."""
     if transcript is None and events is None:
         raise InvalidRequest('Send {"transcript": "..."} or {"events": [...]}: the full record of the run.')
     if transcript is not None and not isinstance(transcript, str):
@@ -438,8 +406,8 @@ def run_record_add(*, run: Run, transcript: Any = None, events: Any = None) -> R
         run=run,
         project_id=run.project_id,
         created_at=timezone.now(),
-        transcript=redact(transcript) if transcript else "",
-        events=redact_events(events) if events is not None else None,
+        transcript=transcript or "",
+        events=events,
     )
 
 

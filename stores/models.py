@@ -19,6 +19,7 @@ from .ids import (
     new_store_id,
     new_version_id,
 )
+from .scrubbing import ScrubbedCharField, ScrubbedJSONField, ScrubbedTextField
 
 
 class Client(models.Model):
@@ -42,7 +43,7 @@ class Client(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
-    history = HistoricalRecords()
+    history = HistoricalRecords(history_change_reason_field=ScrubbedTextField(null=True))
 
     class Meta:
         ordering = ["name"]
@@ -73,7 +74,7 @@ class JiraProject(models.Model):
     escalation_contacts = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="escalation_projects"
     )
-    governance_template = models.TextField(blank=True, default="")
+    governance_template = ScrubbedTextField(blank=True, default="")
     engagement_closed_on = models.DateField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -109,8 +110,8 @@ class StandingDecision(models.Model):
     """A person's ruling on a project. It binds the agents; memory never overrides it."""
 
     project = models.ForeignKey(JiraProject, on_delete=models.CASCADE, related_name="standing_decisions")
-    title = models.CharField(max_length=255)
-    text = models.TextField()
+    title = ScrubbedCharField(max_length=255)
+    text = ScrubbedTextField()
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -198,9 +199,10 @@ class Store(models.Model):
 
     public_id = models.CharField(max_length=40, unique=True, default=new_store_id, editable=False)
     kind = models.CharField(max_length=16, choices=StoreKind.choices)
-    name = models.CharField(max_length=255)
-    description = models.CharField(max_length=1024, blank=True, default="")
-    metadata = models.JSONField(default=dict, blank=True, help_text="People's metadata; the console adds its own keys.")
+    # A store's name, description and metadata are people's free text (the API's create and update).
+    name = ScrubbedCharField(max_length=255)
+    description = ScrubbedCharField(max_length=1024, blank=True, default="")
+    metadata = ScrubbedJSONField(default=dict, blank=True, help_text="People's metadata; the console adds its own keys.")
     project = models.OneToOneField(
         JiraProject, null=True, blank=True, on_delete=models.CASCADE, related_name="store"
     )
@@ -284,11 +286,16 @@ class Memory(models.Model):
     deleted_at = models.DateTimeField(null=True, blank=True)
     deleted_by = models.JSONField(null=True, blank=True, help_text="The actor who deleted it.")
     deleted_by_person = models.BooleanField(default=False)
-    delete_reason = models.TextField(blank=True, default="")
+    delete_reason = ScrubbedTextField(blank=True, default="")
     redacted_at = models.DateTimeField(null=True, blank=True)
-    redacted_by = models.JSONField(null=True, blank=True)
+    # Who redacted it, and their reason (free text, scrubbed; the path fingerprint beside it is not).
+    redacted_by = ScrubbedJSONField(null=True, blank=True, text_keys=("reason",))
 
-    history = HistoricalRecords(bases=[VersionFields], cascade_delete_history=True, get_user=history_user_of)
+    history = HistoricalRecords(
+        bases=[VersionFields], cascade_delete_history=True, get_user=history_user_of,
+        # A version's reason is a person's or an agent's free text (up to 2,000 characters).
+        history_change_reason_field=ScrubbedTextField(null=True),
+    )
 
     class Meta:
         verbose_name_plural = "memories"
@@ -360,13 +367,14 @@ class Refusal(models.Model):
     run_public_id = models.CharField(max_length=40, blank=True, default="")
     operation = models.CharField(max_length=24)
     door = models.CharField(max_length=16, default="api")
-    path = models.CharField(max_length=1100, blank=True, default="")
+    # The refused path, kept (its secrets scrubbed) to show people what was asked for.
+    path = ScrubbedCharField(max_length=1100, blank=True, default="")
     content_fingerprint = models.CharField(
         max_length=64, blank=True, default="",
         help_text="A keyed fingerprint of the refused text, to count resends; never the text or its plain hash.",
     )
     code = models.CharField(max_length=40)
-    message = models.TextField()
+    message = ScrubbedTextField()
     created_at = models.DateTimeField(auto_now_add=True)
     last_seen_at = models.DateTimeField(auto_now=True)
     times = models.PositiveIntegerField(default=1)
@@ -413,6 +421,10 @@ class SearchEntry(models.Model):
         return f"{self.source}:{self.source_id}"
 
 
+# The longest reason kept with a promotion or a decision on it (a sentence or two).
+PROMOTION_REASON_MAX = 2000
+
+
 class PromotionStatus(models.TextChoices):
     PENDING = "pending", "Pending"
     APPROVED = "approved", "Approved"
@@ -436,7 +448,8 @@ class Promotion(models.Model):
     target_store = models.ForeignKey(Store, on_delete=models.CASCADE, related_name="promotions_in")
     path = models.CharField(max_length=1024)
     text = models.TextField(blank=True, default="")
-    reason = models.TextField(blank=True, default="")
+    # The proposer's reason: free text, scrubbed, then cut to PROMOTION_REASON_MAX.
+    reason = ScrubbedTextField(blank=True, default="", max_length=PROMOTION_REASON_MAX)
     status = models.CharField(max_length=16, choices=PromotionStatus.choices, default=PromotionStatus.PENDING)
     rule = models.JSONField(help_text="The approval rule it was opened under (a snapshot).")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -446,7 +459,7 @@ class Promotion(models.Model):
     )
     landed_version_id = models.CharField(max_length=40, blank=True, default="")
     failure_code = models.CharField(max_length=40, blank=True, default="")
-    failure_message = models.TextField(blank=True, default="")
+    failure_message = ScrubbedTextField(blank=True, default="")
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -468,7 +481,7 @@ class PromotionDecision(models.Model):
     kind = models.CharField(max_length=16, choices=PromotionDecisionKind.choices)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     as_console_admin = models.BooleanField(default=False)
-    reason = models.TextField(blank=True, default="")
+    reason = ScrubbedTextField(blank=True, default="", max_length=PROMOTION_REASON_MAX)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -7,16 +7,16 @@ through a serializer. Nothing here decides.
 
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
 from rest_framework.response import Response
 
-from stores.api.schema import operation, query
+from stores.api.schema import operation
 from stores.api.views import ApiView
 from stores.services.change_notices import wait_for_store_changes_blocking
 
 from .. import selectors, services
 from ..instructions import instructions_for
 from . import long_poll
+from . import query as q
 from . import serializers as s
 from .parsers import RunRecordParser
 
@@ -122,17 +122,13 @@ class RunChangesView(RunApiView):
     @operation(
         operation_id="runs_changes",
         summary="What changed in the run's stores since a cursor",
-        parameters=[
-            query("cursor", required=True, description="The snapshot's or the last answer's cursor."),
-            query("wait", OpenApiTypes.NUMBER, "Hold the request until a change the run may see is committed, at "
-                  "most this many seconds (0 to 30); the answer then says `memory-console-wait`."),
-        ],
+        parameters=[q.RunChangesQuery],
         response=s.RunChangesOut,
     )
     def get(self, request, run_id: str):
         run = selectors.run_for_agent(self.writer, run_id)
-        cursor = request.query_params.get("cursor")
-        wait = long_poll.wait_seconds(request.query_params.get("wait"))
+        params = self.query(q.RunChangesQuery)
+        cursor, wait = params["cursor"], params["wait"]
         changes = selectors.run_changes(run, cursor)
         if wait and long_poll.nothing_new(changes) and not long_poll.held_outside(request):
             seen = selectors.decode_change_cursor(changes["cursor"])

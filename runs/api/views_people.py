@@ -9,17 +9,16 @@ from __future__ import annotations
 
 from rest_framework.response import Response
 
-from stores.api.pagination import cursor_time_pk, decode_cursor, newest_first_page, page, query_limit
+from stores.api.pagination import cursor_time_pk, decode_cursor, newest_first_page, page
 from stores.api.schema import LIMIT, PAGE, operation, query
-from stores.api.serializers import read_body
 from stores.api.views import ApiView
 from stores.console_checks.reasons import Reason
-from stores.errors import InvalidRequest, PermissionDenied
-from stores.models import SetAsideStatus
+from stores.errors import PermissionDenied
 from stores.selectors import store_for_writer
 
 from .. import selectors
 from ..search import DEFAULT_LIMIT, clean_filters, record_search
+from . import query as q
 from . import serializers as s
 
 
@@ -33,10 +32,8 @@ class PeopleStoreView(ApiView):  # ApiView answers ids and filters holding NUL b
             )
         return store_for_writer(writer, store_id)
 
-    def paged(self, qs, serializer_class):
-        params = self.request.query_params
-        limit = query_limit(params)
-        rows, next_key = newest_first_page(qs, params, time_field="created_at", limit=limit)
+    def paged(self, qs, serializer_class, params: dict):
+        rows, next_key = newest_first_page(qs, params["page"], time_field="created_at", limit=params["limit"])
         return Response(page(serializer_class(rows, many=True).data, next_key))
 
 
@@ -44,30 +41,28 @@ class SetAsideListView(PeopleStoreView):
     @operation(
         operation_id="set_asides_list",
         summary="The texts that lost a race to the saved copy, kept for a person, newest first (people)",
-        parameters=[query("status", enum=list(SetAsideStatus.values)), query("memory_id"), LIMIT, PAGE],
+        parameters=[q.SetAsideListQuery],
         response=s.SetAsidePage,
     )
     def get(self, request, store_id: str):
         store = self.store(store_id)
-        status = request.query_params.get("status")
-        if status and status not in SetAsideStatus.values:
-            raise InvalidRequest("`status` must be open, used or dismissed.")
-        qs = selectors.store_set_asides(store, status=status, memory_id=request.query_params.get("memory_id"))
-        return self.paged(qs, s.SetAsideOut)
+        params = self.query(q.SetAsideListQuery)
+        qs = selectors.store_set_asides(store, status=params["status"], memory_id=params["memory_id"])
+        return self.paged(qs, s.SetAsideOut, params)
 
 
 class RefusalListView(PeopleStoreView):
     @operation(
         operation_id="refusals_list",
         summary="The store's refused changes (never their text), newest first (people)",
-        parameters=[query("reason_code"), query("run_id"), LIMIT, PAGE],
+        parameters=[q.RefusalListQuery],
         response=s.RefusalPage,
     )
     def get(self, request, store_id: str):
         store = self.store(store_id)
-        params = request.query_params
-        qs = selectors.store_refusals(store, reason_code=params.get("reason_code"), run_id=params.get("run_id"))
-        return self.paged(qs, s.RefusalOut)
+        params = self.query(q.RefusalListQuery)
+        qs = selectors.store_refusals(store, reason_code=params["reason_code"], run_id=params["run_id"])
+        return self.paged(qs, s.RefusalOut, params)
 
 
 class RunRecordSearchView(ApiView):
@@ -102,7 +97,7 @@ class RunRecordSearchView(ApiView):
                 "Run records are searched by people: console admins and the projects' escalation contacts.",
                 code=Reason.PEOPLE_ONLY,
             )
-        data = read_body(s.RunRecordSearchIn, request.query_params)
+        data = self.query(s.RunRecordSearchIn)
         cursor = decode_cursor(data.get("page") or None)
         page_after = cursor_time_pk(cursor) if cursor else None
         filters = clean_filters(

@@ -35,65 +35,6 @@ def decode_cursor(token: str | None) -> list[Any] | None:
     return key
 
 
-def query_limit(params, *, default: int = 20, maximum: int = 100) -> int:
-    raw = params.get("limit")
-    if raw is None or raw == "":
-        return default
-    try:
-        limit = int(raw)
-    except ValueError as exc:
-        raise InvalidRequest(f"`limit` must be a whole number from 1 to {maximum}.") from exc
-    if not 1 <= limit <= maximum:
-        raise InvalidRequest(f"`limit` must be from 1 to {maximum}, not {limit}.")
-    return limit
-
-
-def query_view(params, default: str) -> str:
-    view = params.get("view") or default
-    if view not in ("basic", "full"):
-        raise InvalidRequest("`view` must be `basic` or `full`.")
-    return view
-
-
-FULL_VIEW_PAGE_CAP = 20
-
-
-def query_view_and_limit(params, default_view: str = "basic") -> tuple[str, int]:
-    """The `view` and `limit` of a list; pages of full objects hold at most 20, capped silently."""
-    view = query_view(params, default_view)
-    limit = query_limit(params)
-    return view, (min(limit, FULL_VIEW_PAGE_CAP) if view == "full" else limit)
-
-
-def query_bool(params, name: str, default: bool = False) -> bool:
-    raw = params.get(name)
-    if raw is None or raw == "":
-        return default
-    if raw.lower() in ("true", "1"):
-        return True
-    if raw.lower() in ("false", "0"):
-        return False
-    raise InvalidRequest(f"`{name}` must be true or false.")
-
-
-def query_datetime(params, name: str) -> datetime | None:
-    raw = params.get(name)
-    if raw is None or raw == "":
-        return None
-    problem = f"`{name}` must be an RFC 3339 timestamp such as 2026-01-01T00:00:00Z."
-    try:
-        # A well-formed but impossible date (month 13, hour 25) raises instead of returning None.
-        value = parse_datetime(raw.replace(" ", "+"))
-        if value is None:
-            raise InvalidRequest(problem)
-        if value.tzinfo is None:
-            value = value.replace(tzinfo=UTC)
-        # In UTC now, so a date at the edge of the calendar fails here and not in the database.
-        return value.astimezone(UTC)
-    except (ValueError, OverflowError) as exc:
-        raise InvalidRequest(problem) from exc
-
-
 def page(data: list[dict], next_key: list[Any] | None) -> dict[str, Any]:
     return {"data": data, "next_page": encode_cursor(next_key) if next_key is not None else None}
 
@@ -113,13 +54,13 @@ def cursor_time_pk(cursor: list) -> tuple[datetime, int]:
 
 
 def newest_first_page(
-    qs: QuerySet, params, *, time_field: str, limit: int, pk_field: str = "pk"
+    qs: QuerySet, page_token: str | None, *, time_field: str, limit: int, pk_field: str = "pk"
 ) -> tuple[list, list[Any] | None]:
-    """One page of ``qs`` newest first by (time_field, pk_field), from the request's keyset cursor.
+    """One page of ``qs`` newest first by (time_field, pk_field), from the request's ``page`` cursor.
 
     Returns the rows and the key of the last one when another page follows.
     """
-    cursor = decode_cursor(params.get("page"))
+    cursor = decode_cursor(page_token)
     if cursor:
         at, pk = cursor_time_pk(cursor)
         qs = qs.filter(Q(**{f"{time_field}__lt": at}) | Q(**{time_field: at, f"{pk_field}__lt": pk}))

@@ -15,9 +15,10 @@ from stores.models import Store
 from stores.services.memories import memory_restore
 from stores.services.redaction import memory_redact_all_versions
 
+from . import query as q
 from . import serializers as s
-from .pagination import newest_first_page, page, query_view, query_view_and_limit
-from .schema import LIMIT, PAGE, VIEW, operation
+from .pagination import newest_first_page, page
+from .schema import operation
 from .views import ApiView
 
 
@@ -39,16 +40,15 @@ class DeletedMemoryListView(PeopleApiView):
     @operation(
         operation_id="deleted_memories_list",
         summary="List the store's recently deleted memories, newest deletion first (people)",
-        parameters=[VIEW, LIMIT, PAGE],
+        parameters=[q.ViewPageQuery],
         response=s.DeletedMemoryPage,
     )
     def get(self, request, store_id: str):
         store = self.person_store(store_id)
-        params = request.query_params
-        view, limit = query_view_and_limit(params)
+        params = self.query(q.ViewPageQuery)
         qs = selectors.recently_deleted_memories(store)
-        rows, next_key = newest_first_page(qs, params, time_field="deleted_at", limit=limit)
-        out = s.DeletedMemoryOut(rows, many=True, context={"store": store, "content_view": view})
+        rows, next_key = newest_first_page(qs, params["page"], time_field="deleted_at", limit=params["limit"])
+        out = s.DeletedMemoryOut(rows, many=True, context={"store": store, "content_view": params["view"]})
         return Response(page(out.data, next_key))
 
 
@@ -56,14 +56,14 @@ class DeletedMemoryRestoreView(PeopleApiView):
     @operation(
         operation_id="deleted_memories_restore",
         summary="Restore a recently deleted memory, with its id, as a new version (people)",
-        parameters=[VIEW],
+        parameters=[q.ViewBasicQuery],
         request=s.RestoreIn,
         response=s.MemoryOut,
         conflict=True,
     )
     def post(self, request, store_id: str, memory_id: str):
         store = self.person_store(store_id)
-        view = query_view(request.query_params, "basic")
+        view = self.query(q.ViewBasicQuery)["view"]
         data = self.body(s.RestoreIn)
         memory = memory_restore(writer=self.writer, store=store, memory_id=memory_id, reason=data.get("reason", ""))
         return Response(s.MemoryOut(memory, context={"store": store, "content_view": view}).data)

@@ -1,9 +1,8 @@
 """What drf-spectacular needs beyond the serializers to describe the API at /api/schema/.
 
-The bodies come from the serializers (stores/api/serializers.py, runs/api/serializers.py); this
-module adds the token authentication, the error answers every route shares and the query
-parameters, which the views read by hand because their names (`created_at[gte]`) and messages
-are the reference's.
+The bodies come from the serializers (stores/api/serializers.py, runs/api/serializers.py) and the
+query parameters from the query serializers (stores/api/query.py, runs/api/query.py); this module
+adds the token authentication and the error answers every route shares.
 """
 
 from __future__ import annotations
@@ -70,15 +69,13 @@ def operation(*, operation_id: str, summary: str, response: Any, request: Any = 
 
 def query(name: str, kind: Any = OpenApiTypes.STR, description: str = "", enum: list | None = None,
           required: bool = False) -> OpenApiParameter:
+    """One query parameter written out by hand (the run-record search's, whose body serializer reads them)."""
     return OpenApiParameter(name, kind, OpenApiParameter.QUERY, description=description, enum=enum,
                             required=required)
 
 
-VIEW = query("view", description="basic (content null) or full.", enum=["basic", "full"])
 LIMIT = query("limit", OpenApiTypes.INT, "1 to 100, default 20; pages of full objects hold at most 20.")
 PAGE = query("page", description="The `next_page` of the previous page, unchanged.")
-CREATED_GTE = query("created_at[gte]", OpenApiTypes.DATETIME, "Inclusive lower bound (RFC 3339).")
-CREATED_LTE = query("created_at[lte]", OpenApiTypes.DATETIME, "Inclusive upper bound (RFC 3339).")
 
 
 def inline_bodies(result: dict[str, Any], generator, request, public) -> dict[str, Any]:

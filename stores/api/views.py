@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.types import OpenApiTypes
 from rest_framework import exceptions
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.response import Response
@@ -17,23 +16,16 @@ from rest_framework.views import APIView
 from stores import selectors
 from stores.errors import InvalidRequest, NotFound
 from stores.models import Store
-from stores.paths import prefix_problem
 from stores.services import memories as memory_services
 from stores.services import redaction
 from stores.services import stores as store_services
 
+from . import query as q
 from . import serializers as s
-from .pagination import (
-    decode_cursor,
-    newest_first_page,
-    page,
-    query_bool,
-    query_datetime,
-    query_limit,
-    query_view,
-    query_view_and_limit,
-)
-from .schema import CREATED_GTE, CREATED_LTE, LIMIT, NO_FIELDS, PAGE, VIEW, operation, query
+from .pagination import decode_cursor, newest_first_page, page
+from .schema import NO_FIELDS, operation
+
+VersionListQuery = q.version_list_query(list(selectors.VERSION_OPERATIONS))
 
 
 class ApiView(APIView):
@@ -59,6 +51,10 @@ class ApiView(APIView):
         """The request body, checked by the serializer: 400 naming the first wrong field."""
         return s.read_body(serializer_class, self.request.data)
 
+    def query(self, serializer_class) -> dict[str, Any]:
+        """The query parameters, checked by the serializer: 400 naming the first wrong one."""
+        return q.read_query(serializer_class, self.request)
+
     def store(self, store_id: str) -> Store:
         return selectors.store_for_writer(self.writer, store_id)
 
@@ -67,19 +63,18 @@ class StoreListView(ApiView):
     @operation(
         operation_id="memory_stores_list",
         summary="List the memory stores this token may read, newest first",
-        parameters=[query("include_archived", OpenApiTypes.BOOL), CREATED_GTE, CREATED_LTE, LIMIT, PAGE],
+        parameters=[q.StoreListQuery],
         response=s.MemoryStorePage,
     )
     def get(self, request):
-        params = request.query_params
-        limit = query_limit(params)
+        params = self.query(q.StoreListQuery)
         qs = selectors.stores_listed(
             self.writer,
-            include_archived=query_bool(params, "include_archived"),
-            created_gte=query_datetime(params, "created_at[gte]"),
-            created_lte=query_datetime(params, "created_at[lte]"),
+            include_archived=params["include_archived"],
+            created_gte=params["created_at[gte]"],
+            created_lte=params["created_at[lte]"],
         )
-        rows, next_key = newest_first_page(qs, params, time_field="created_at", limit=limit)
+        rows, next_key = newest_first_page(qs, params["page"], time_field="created_at", limit=params["limit"])
         return Response(page(s.MemoryStoreOut(rows, many=True).data, next_key))
 
     @operation(
@@ -144,21 +139,8 @@ class StoreArchiveView(ApiView):
         return Response(s.MemoryStoreOut(store).data)
 
 
-def _depth(params) -> int:
-    raw = params.get("depth")
-    if raw is None or raw == "":
-        return 0
-    try:
-        depth = int(raw)
-    except ValueError as exc:
-        raise InvalidRequest("`depth` must be a whole number of 0 or more.") from exc
-    if depth < 0:
-        raise InvalidRequest("`depth` must be 0 or more.")
-    return depth
-
-
-def _memory_list_cursor(params) -> list | None:
-    cursor = decode_cursor(params.get("page"))
+def _memory_list_cursor(page_token: str | None) -> list | None:
+    cursor = decode_cursor(page_token)
     if cursor is not None and (len(cursor) != 2 or cursor[0] not in ("memory", "prefix")
                                or not isinstance(cursor[1], str)):
         raise InvalidRequest("`page` is not a readable cursor.")
@@ -169,24 +151,16 @@ class MemoryListView(ApiView):
     @operation(
         operation_id="memories_list",
         summary="List memories and folder roll-ups in path order",
-        parameters=[
-            query("path_prefix", description="Starts and ends with /; matches whole segments."),
-            query("depth", OpenApiTypes.INT, "0 (default) lists everything below; d rolls deeper folders up."),
-            VIEW,
-            LIMIT,
-            PAGE,
-        ],
+        parameters=[q.MemoryListQuery],
         response=s.MemoryListPage,
     )
     def get(self, request, store_id: str):
         store = self.store(store_id)
-        params = request.query_params
-        view, limit = query_view_and_limit(params)
-        prefix = params.get("path_prefix") or "/"
-        if problem := prefix_problem(prefix):
-            raise InvalidRequest(problem)
+        params = self.query(q.MemoryListQuery)
+        view = params["view"]
         items, next_key = selectors.memory_items(
-            store, prefix=prefix, depth=_depth(params), limit=limit, after=_memory_list_cursor(params)
+            store, prefix=params["path_prefix"], depth=params["depth"], limit=params["limit"],
+            after=_memory_list_cursor(params["page"]),
         )
         memory_out = s.MemoryOut(context={"store": store, "content_view": view})
         prefix_out = s.MemoryPrefixOut()
@@ -197,14 +171,14 @@ class MemoryListView(ApiView):
     @operation(
         operation_id="memories_create",
         summary="Create a memory (never overwrites)",
-        parameters=[VIEW],
+        parameters=[q.ViewBasicQuery],
         request=s.MemoryCreateIn,
         response=s.MemoryOut,
         conflict=True,
     )
     def post(self, request, store_id: str):
         store = self.store(store_id)
-        view = query_view(request.query_params, "basic")
+        view = self.query(q.ViewBasicQuery)["view"]
         data = self.body(s.MemoryCreateIn)
         memory = memory_services.memory_create(
             writer=self.writer, store=store, path=data["path"], content=data["content"]
@@ -212,19 +186,19 @@ class MemoryListView(ApiView):
         return Response(s.MemoryOut(memory, context={"store": store, "content_view": view}).data)
 
 
-MEMORY_UPDATE = dict(parameters=[VIEW], request=s.MemoryUpdateIn, response=s.MemoryOut, conflict=True)
+MEMORY_UPDATE = dict(parameters=[q.ViewBasicQuery], request=s.MemoryUpdateIn, response=s.MemoryOut, conflict=True)
 
 
 class MemoryDetailView(ApiView):
     @operation(
         operation_id="memories_retrieve",
         summary="Retrieve a memory (view defaults to full)",
-        parameters=[VIEW],
+        parameters=[q.ViewFullQuery],
         response=s.MemoryOut,
     )
     def get(self, request, store_id: str, memory_id: str):
         store = self.store(store_id)
-        view = query_view(request.query_params, "full")
+        view = self.query(q.ViewFullQuery)["view"]
         memory = selectors.live_memory(store, memory_id)
         return Response(s.MemoryOut(memory, context={"store": store, "content_view": view}).data)
 
@@ -235,7 +209,7 @@ class MemoryDetailView(ApiView):
     )
     def post(self, request, store_id: str, memory_id: str):
         store = self.store(store_id)
-        view = query_view(request.query_params, "basic")
+        view = self.query(q.ViewBasicQuery)["view"]
         data = self.body(s.MemoryUpdateIn)
         memory, _ = memory_services.memory_update(
             writer=self.writer, store=store, memory_id=memory_id, content=data.get("content"),
@@ -251,15 +225,13 @@ class MemoryDetailView(ApiView):
     @operation(
         operation_id="memories_delete",
         summary="Delete a memory (restorable by people for 30 days)",
-        parameters=[query("expected_content_sha256", description="64 lowercase hex; 409 when it differs.")],
+        parameters=[q.MemoryDeleteQuery],
         response=s.MemoryDeletedOut,
         conflict=True,
     )
     def delete(self, request, store_id: str, memory_id: str):
         store = self.store(store_id)
-        expected = request.query_params.get("expected_content_sha256")
-        if expected is not None:
-            expected = s.sha_param(expected, "expected_content_sha256")
+        expected = self.query(q.MemoryDeleteQuery)["expected_content_sha256"]
         memory = memory_services.memory_delete(
             writer=self.writer, store=store, memory_id=memory_id, expected_sha256=expected
         )
@@ -270,41 +242,26 @@ class VersionListView(ApiView):
     @operation(
         operation_id="memory_versions_list",
         summary="List memory versions, newest first",
-        parameters=[
-            query("memory_id", description="Also after the memory was deleted."),
-            query("operation", enum=list(selectors.VERSION_OPERATIONS)),
-            query("session_id", description="A run id: the versions that run wrote."),
-            query("api_key_id"),
-            query("service_account_id"),
-            CREATED_GTE,
-            CREATED_LTE,
-            VIEW,
-            LIMIT,
-            PAGE,
-        ],
+        parameters=[VersionListQuery],
         response=s.MemoryVersionPage,
     )
     def get(self, request, store_id: str):
         store = self.store(store_id)
-        params = request.query_params
-        view, limit = query_view_and_limit(params)
-        operation = params.get("operation")
-        if operation and operation not in selectors.VERSION_OPERATIONS:
-            raise InvalidRequest("`operation` must be created, modified or deleted.")
+        params = self.query(VersionListQuery)
         qs = selectors.store_versions(
             store,
-            memory_id=params.get("memory_id"),
-            operation=operation,
-            session_id=params.get("session_id"),
-            api_key_id=params.get("api_key_id"),
-            service_account_id=params.get("service_account_id"),
-            created_gte=query_datetime(params, "created_at[gte]"),
-            created_lte=query_datetime(params, "created_at[lte]"),
+            memory_id=params["memory_id"],
+            operation=params["operation"],
+            session_id=params["session_id"],
+            api_key_id=params["api_key_id"],
+            service_account_id=params["service_account_id"],
+            created_gte=params["created_at[gte]"],
+            created_lte=params["created_at[lte]"],
         )
         rows, next_key = newest_first_page(
-            qs, params, time_field="history_date", pk_field="history_id", limit=limit
+            qs, params["page"], time_field="history_date", pk_field="history_id", limit=params["limit"]
         )
-        out = s.MemoryVersionOut(rows, many=True, context={"store": store, "content_view": view})
+        out = s.MemoryVersionOut(rows, many=True, context={"store": store, "content_view": params["view"]})
         return Response(page(out.data, next_key))
 
 
@@ -312,12 +269,12 @@ class VersionDetailView(ApiView):
     @operation(
         operation_id="memory_versions_retrieve",
         summary="Retrieve a memory version (view defaults to full)",
-        parameters=[VIEW],
+        parameters=[q.ViewFullQuery],
         response=s.MemoryVersionOut,
     )
     def get(self, request, store_id: str, version_id: str):
         store = self.store(store_id)
-        view = query_view(request.query_params, "full")
+        view = self.query(q.ViewFullQuery)["view"]
         version = selectors.store_version(store, version_id)
         return Response(s.MemoryVersionOut(version, context={"store": store, "content_view": view}).data)
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from stores.scrubbing import scrub_text
+
 from . import what_client_detail, what_content, what_instructions, what_secrets, when, where, who
-from .detectors import secrets
 from .request import ALLOWED, ChangeRequest, Decision
 
 Check = Callable[[ChangeRequest], Decision | None]
@@ -31,8 +32,9 @@ CHECKS: tuple[Check, ...] = (
 def decide(request: ChangeRequest) -> Decision:
     """Run every check in order and return the first refusal, or ALLOWED.
 
-    A refusal's message quotes paths back to the writer and is recorded: any secret a path or
-    message carries is replaced by its type first, so neither the answer nor the record keeps it.
+    A refusal's message quotes paths back to the writer: any secret a path or message carries is
+    replaced by its type first, so the answer does not carry it either (the record's message field
+    scrubs what it saves through the same scrubber, which remembers this text and scans it once).
     """
     return _run(CHECKS, request)
 
@@ -54,7 +56,7 @@ def _run(checks: tuple[Check, ...], request: ChangeRequest) -> Decision:
     for check in checks:
         decision = check(request)
         if decision is not None and not decision.allowed:
-            message = secrets.redact(decision.message)
+            message = scrub_text(decision.message)
             if message != decision.message:
                 decision = Decision(code=decision.code, message=message, details=decision.details)
             return decision

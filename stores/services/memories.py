@@ -16,7 +16,6 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from stores.console_checks.detectors.secrets import redact
 from stores.console_checks.pipeline import decide
 from stores.console_checks.reasons import Reason
 from stores.console_checks.request import ChangeRequest, Writer
@@ -120,13 +119,6 @@ def _lost_create(conflict: Memory, path: str, content: str, writer: Writer) -> d
     }
 
 
-def _safe_reason(reason: str) -> str:
-    """A person's reason, with any secret pasted into it replaced (it is kept with the version)."""
-    if not reason:
-        return ""
-    return redact(reason)
-
-
 def _save_version(
     memory: Memory, store: Store, writer: Writer, change: str, reason: str = "", provenance: dict[str, Any] | None = None
 ) -> None:
@@ -144,7 +136,8 @@ def _save_version(
         "api_key_id": writer.api_key_id,
         "provenance": provenance,
     }
-    memory._change_reason = _safe_reason(reason) or None
+    # The version's reason field scrubs any secret pasted into it as it is saved.
+    memory._change_reason = reason or None
     memory._history_user = writer.user if writer.is_person else None
     memory.save()
     # The search index follows every version in the same transaction, so it never lags a write.
@@ -321,7 +314,7 @@ def memory_delete(
         memory.deleted_at = now
         memory.deleted_by = writer.actor
         memory.deleted_by_person = writer.is_person
-        memory.delete_reason = _safe_reason(reason)
+        memory.delete_reason = reason or ""  # scrubbed by the field as it is saved
         memory.updated_at = now
         _save_version(memory, locked, writer, Operation.DELETE, reason)
         return memory

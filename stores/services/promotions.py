@@ -19,7 +19,6 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from stores.console_checks.detectors.secrets import redact
 from stores.console_checks.pipeline import decide_where_and_what
 from stores.console_checks.reasons import Reason, refusal_error
 from stores.console_checks.request import ChangeRequest, Writer
@@ -40,7 +39,6 @@ from .governance import CONSOLE_ADMINS, ESCALATION_CONTACTS, PromotionRule, prom
 from .memories import lock_store, memory_create, path_conflict
 from .refusals import recording_refusals
 
-REASON_MAX = 2000
 DOOR = "promotion"
 
 
@@ -113,11 +111,12 @@ def approvals_needed(promotion: Promotion) -> tuple[int, bool]:
 
 
 def _clean_reason(reason: Any, *, required: bool, what: str) -> str:
-    """A person's reason, trimmed, with any secret pasted into it replaced by its type (it is kept)."""
+    """A person's reason, trimmed (the reason fields replace any secret pasted into it by its type as
+    they save it, then keep at most PROMOTION_REASON_MAX characters)."""
     text = reason.strip() if isinstance(reason, str) else ""
     if required and not text:
         raise InvalidRequest(f"Give a reason for {what}; it is kept with the promotion.")
-    return redact(text)[:REASON_MAX]
+    return text
 
 
 def _check_text(writer: Writer, target: Store, path: str, text: str) -> None:

@@ -34,7 +34,7 @@ from stores.models import Memory, Promotion, PromotionDecision, Refusal, SetAsid
 from stores.operations import Operation
 
 from .content import keyed_fingerprint
-from .memories import _safe_reason, check_change, lock_store, snapshot_cache_key
+from .memories import check_change, lock_store, snapshot_cache_key
 from .refusals import recording_refusals
 from .search import search_index_purge_memory
 from .stores import require_console_admin
@@ -108,9 +108,9 @@ def _blank_memory_row(r: Redaction) -> None:
 
 
 def _reason_without_quotes(reason: str, texts: list[str]) -> str:
-    """The reason, its secrets and any quote of the redacted texts (whole, or one of their lines)
-    replaced: it stays on record after the text is gone."""
-    why = _safe_reason(reason)
+    """The reason with any quote of the redacted texts (whole, or one of their lines) replaced: it
+    stays on record after the text is gone (its secrets go as it is saved: ``redacted_by`` scrubs it)."""
+    why = reason
     quotes = set(texts) | {line.strip() for text in texts for line in text.splitlines()}
     for text in sorted((t for t in quotes if len(t) >= 8), key=len, reverse=True):
         why = why.replace(text, REDACTED_QUOTE)

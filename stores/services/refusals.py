@@ -17,7 +17,6 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from stores.console_checks.detectors import secrets
 from stores.errors import ConsoleError, Refused
 from stores.models import Memory, Refusal, SetAside
 
@@ -93,12 +92,13 @@ def refusal_record(refused: Refused) -> Refusal:
     """Record a refused change: one row per (writer, path, text fingerprint, code); never the text."""
     req = refused.request
     # A path may hold a lone surrogate (JSON "\udce9"), which no database encodes: keep it escaped.
-    # and a path may carry a secret: the record keeps its type in its place, never the value.
-    path = _storable(secrets.redact(req.path or req.old_path or ""))
+    # It may carry a secret too: the path field keeps the secret's type in its place (scrubbed as it
+    # is saved and looked up, then cut to the column), never the value.
+    path = _storable(req.path or req.old_path or "")
     key = {
         "store": req.store,
         "writer_key": req.writer.key,
-        "path": path[:1100],
+        "path": path,
         "content_fingerprint": refusal_fingerprint(req.content),
         "code": refused.code,
     }

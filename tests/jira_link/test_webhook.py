@@ -211,3 +211,37 @@ def test_other_events_are_acknowledged_and_ignored(client, webhook_secret):
 
     assert response.json() == {"ok": True, "ignored": True}
     assert not JiraTicket.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_answers_keep_their_bytes_whatever_the_client_accepts(client, webhook_secret):
+    body = issue_event("ABC-1", "acct-7")
+    response = client.post(URL, data=body, content_type="application/json", HTTP_ACCEPT="text/html",
+                           HTTP_X_HUB_SIGNATURE=sign(webhook_secret, body))
+    assert (response.status_code, response["Content-Type"], response.content) == (200, "application/json", b'{"ok": true}')
+    refused = post(client, body, None)
+    assert refused.content == b'{"ok": false, "error": "invalid_signature"}' and "WWW-Authenticate" not in refused
+    assert client.put(URL, data=body).content == b'{"ok": false, "error": "method_not_allowed"}'
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("body", "answer"),
+    [
+        (b"", (400, {"ok": False, "error": "invalid_json"})),  # empty is not JSON
+        (b"[1, 2]", (200, {"ok": True, "ignored": True})),  # not an object: no issue event
+        (json.dumps({"webhookEvent": "jira:issue_updated", "issue": "ABC-1"}).encode(),
+         (400, {"ok": False, "error": "invalid_payload", "message": "The body has no issue."})),
+        (json.dumps({"webhookEvent": "jira:issue_updated", "issue": {"key": 12}}).encode(),
+         (400, {"ok": False, "error": "invalid_payload", "message": "The issue has no valid key."})),
+    ],
+)
+def test_odd_bodies_are_answered_as_before(client, webhook_secret, body, answer):
+    response = client.post(URL, data=body, content_type="text/plain", HTTP_X_HUB_SIGNATURE=sign(webhook_secret, body))
+    assert (response.status_code, response.json()) == answer
+
+
+@pytest.mark.django_db
+def test_the_webhook_is_not_in_the_agent_api_schema(client):
+    schema = json.loads(client.get("/api/schema/?format=json").content)
+    assert not any(path.startswith("/jira/") for path in schema["paths"])

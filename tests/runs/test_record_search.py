@@ -419,7 +419,10 @@ def test_the_rescrub_changes_the_index_too(world, scene):
     record = run_record_add(run=run, transcript="deployed with the key in the log\n")
     # A record kept before the detector knew this kind of secret: written straight to the row.
     key = aws_key()
-    RunRecord.objects.filter(pk=record.pk).update(transcript=f"deployed with {key} in the log\n")
+    # (In SQL: every door of the ORM scrubs the transcript as it saves it.)
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {RunRecord._meta.db_table} SET transcript = %s WHERE id = %s",
+                       [f"deployed with {key} in the log\n", record.pk])
     assert [h.run for h in record_search(key, project_ids=None).hits] == [run]
     assert run_records_rescrub().records_changed == 1
     assert record_search(key, project_ids=None).hits == []

@@ -8,6 +8,7 @@ import json
 
 import pytest
 from django.core.management import call_command
+from django.db import connection, models
 
 from runs.models import Run, RunRecord
 
@@ -47,6 +48,17 @@ def _rescrub(*args: str) -> dict:
     return json.loads(out.getvalue())
 
 
+def _as_kept_by_an_older_detector(record: RunRecord, *, transcript: str, events: list) -> None:
+    """Put ``transcript`` and ``events`` in the record's row as they are, in SQL: every door of the
+    ORM scrubs them (the fields do), as an older detector would not have."""
+    table = RunRecord._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET transcript = %s, events = %s WHERE id = %s",
+            [transcript, models.JSONField().get_db_prep_save(events, connection), record.pk],
+        )
+
+
 def test_rescrub_counts_on_a_dry_run_rewrites_on_a_real_one_and_is_idempotent(api, world, run_factory):
     run = run_factory()
     # Records kept by an older detector: written straight to the table, as they sit there now.
@@ -54,6 +66,9 @@ def test_rescrub_counts_on_a_dry_run_rewrites_on_a_real_one_and_is_idempotent(ap
         run=Run.objects.get(public_id=run["id"]),
         project=world.project,
         created_at=Run.objects.get(public_id=run["id"]).started_at,
+    )
+    _as_kept_by_an_older_detector(
+        old,
         transcript=f"ok\nPasswort für LOADER: {LOADER_PW}\nthe build takes 10 minutes\n",
         events=[{"type": "tool_result", "output": f"reporting@client.example / {PHRASE}"}, {"ok": True}],
     )
