@@ -89,6 +89,10 @@ NOT_MEMORY_TEXT: dict[str, set[str]] = {
     "stores.SearchEntry": {"source", "writer_name", "run_public_id"},
     # Follow-up tasks carry ids only.
     "schedule.OutboxMessage": {"last_error", "kwargs", "task_name"},
+    # A review: ids, states and the model's name; its message is the review's own words (what went
+    # wrong, the model pass's notices), never a quote of a note. Its proposals' texts are on REACH.
+    "reviews.Review": {"public_id", "trigger", "status", "model", "error_message"},
+    "reviews.ReviewProposal": {"public_id", "kind", "memory_ids", "status", "refusal_code", "version_ids"},
 }
 # Every kind of field that can hold text: a search index's tsvector holds its lexemes.
 TEXT_FIELDS = (
