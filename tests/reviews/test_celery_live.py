@@ -52,13 +52,16 @@ def test_celery_beat_reviews_only_the_stores_whose_schedule_is_on(tmp_path, worl
     # The other rows stay off; the store-review entry runs every second instead of hourly.
     PeriodicTask.objects.update(enabled=False)
     every_second, _ = IntervalSchedule.objects.get_or_create(every=1, period=IntervalSchedule.SECONDS)
-    PeriodicTask.objects.filter(name="Store reviews").update(interval=every_second, crontab=None, enabled=True)
+    PeriodicTask.objects.update_or_create(
+        name="Store reviews",
+        defaults={"task": "reviews.review_due_stores", "interval": every_second, "crontab": None, "enabled": True},
+    )
 
     with PrivateRedis(tmp_path) as redis:
         env = child_env(broker_url=redis.url, database_url=shared_database_url())
         with celery_worker(env, tmp_path) as worker, celery_beat(env, tmp_path) as beat:
             wait_for(
-                lambda: Review.objects.filter(status=ReviewStatus.FINISHED).exists(), 60,
+                lambda: Review.objects.filter(status=ReviewStatus.FINISHED).exists(), 120,
                 what=lambda: f"a scheduled review\n--- beat\n{beat.log()[-1500:]}\n--- worker\n{worker.log()[-1500:]}",
             )
             wait_for(lambda: worker.log().count("reviews.review_due_stores") >= 4, 30, what="a few more beats")
