@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "runs",
     "jira_link",
     "schedule",
+    "reviews",
     "memory_console",
 ]
 
@@ -234,6 +235,22 @@ RUN_RECORD_RETENTION_DAYS = env_int("RUN_RECORD_RETENTION_DAYS", 90)
 RUN_RECORD_MAX_BYTES = env_int("RUN_RECORD_MAX_BYTES", 20 * 1024 * 1024)
 LESSON_PROMPT_TIMEOUT_HOURS = env_int("LESSON_PROMPT_TIMEOUT_HOURS", 24)
 RECENTLY_DELETED_DAYS = 30
+
+# Automated reviews of a store (reviews/). Two notes are near-duplicates at this Jaccard similarity
+# of their three-word shingles; a note is flagged as close to a standing decision (or a paragraph
+# of the governance template) when this share of the shorter text's shingles is in the other.
+REVIEW_DUPLICATE_THRESHOLD = float(os.environ.get("REVIEW_DUPLICATE_THRESHOLD", "0.6"))
+REVIEW_DECISION_THRESHOLD = float(os.environ.get("REVIEW_DECISION_THRESHOLD", "0.5"))
+# The model pass: off unless REVIEW_MODEL names a model; through the anthropic SDK's Messages API.
+REVIEW_MODEL = os.environ.get("REVIEW_MODEL", "")
+ANTHROPIC_API_KEY = os.environ.get("ANTHROPIC_API_KEY", "")
+ANTHROPIC_BASE_URL = os.environ.get("ANTHROPIC_BASE_URL", "")
+REVIEW_MODEL_MAX_TOKENS = env_int("REVIEW_MODEL_MAX_TOKENS", 8192)
+REVIEW_MODEL_MAX_CHARS = env_int("REVIEW_MODEL_MAX_CHARS", 150_000)  # notes shown to the model, at most
+REVIEW_MODEL_TIMEOUT_SECONDS = float(os.environ.get("REVIEW_MODEL_TIMEOUT_SECONDS", "120"))
+# A project store's review gives the model this many recent run records, each cut to its last characters.
+REVIEW_RUN_RECORDS = env_int("REVIEW_RUN_RECORDS", 5)
+REVIEW_RUN_RECORD_CHARS = env_int("REVIEW_RUN_RECORD_CHARS", 4000)
 
 # The console's pages carry a Content-Security-Policy (memory_console/csp.py): no script, no other origin.
 CONSOLE_CSP_PATH_PREFIXES = ("/console/",)

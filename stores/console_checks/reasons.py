@@ -48,6 +48,7 @@ class Reason(models.TextChoices):
     VERSION_REDACTED = "version_redacted", "The version was redacted"
     SAVED_COPY_CHANGED = "saved_copy_changed", "The memory was saved again after the merge was made"
     MERGE_UNRESOLVED = "merge_unresolved", "The merged text still holds conflict markers"
+    PROPOSAL_DECIDED = "proposal_decided", "The review's proposal was adopted, dismissed or refused already"
     GOVERNANCE_TEMPLATE_INVALID = (
         "governance_template_invalid", "The governance template's front matter is malformed"
     )

@@ -19,10 +19,11 @@ PEOPLE_OPERATIONS = {
 }
 # What a person who manages a store (an escalation contact of its project) may do in it.
 CONTACT_OPERATIONS = {Operation.CREATE, Operation.UPDATE, Operation.DELETE, *PEOPLE_OPERATIONS}
-# Writing notes is a contact's right at the people's own doors: the console's pages and their own
-# API token. Importing a folder (and the Django admin) stays with console admins.
+# Writing notes is a contact's right at the people's own doors: the console's pages, their own
+# API token, and adopting an automated review's proposal (in the console). Importing a folder
+# (and the Django admin) stays with console admins.
 CONTACT_NOTE_OPERATIONS = {Operation.CREATE, Operation.UPDATE, Operation.REVERT}
-CONTACT_NOTE_DOORS = {"console", "api"}
+CONTACT_NOTE_DOORS = {"console", "api", "review"}
 CONTACT_ALLOWS = (
     "create, edit, rename, revert, delete, restore and redact memories and use or dismiss set-aside text"
 )

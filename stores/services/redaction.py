@@ -183,25 +183,43 @@ def _scrub_promotion_decisions(r: Redaction) -> None:
             PromotionDecision.objects.filter(pk=decision.pk).update(reason=why)
 
 
-# Run records live in the runs app, which sits above this one: it hands its scrubber in from its
-# AppConfig.ready(), so this list stays the one place that names every copy.
-_run_record_scrubbers: list[Callable[..., Any]] = []
+# Copies kept by the apps above this one (runs' records, reviews' proposals) are named on REACH
+# here, so this list stays the one place that names every copy; each app hands in the function
+# that blanks its copies from its AppConfig.ready().
+_scrubbers: dict[str, list[Callable[..., Any]]] = {}
+# The holders whose copies an app above blanks: a redaction refuses to run without their scrubbers.
+REGISTERED_HOLDERS = ("runs.RunRecord", "reviews.ReviewProposal")
+
+
+def register_scrubber(holder: str, scrub: Callable[..., Any]) -> None:
+    """Called once by the app that keeps ``holder`` (a REACH holder): ``scrub(memory=..., texts=...)``
+    blanks that app's copies of a memory being redacted (``texts``: every text it had)."""
+    if holder not in REGISTERED_HOLDERS:
+        raise ValueError(f"{holder} is not a holder on REACH that an app fills in; add it to REGISTERED_HOLDERS.")
+    scrubbers = _scrubbers.setdefault(holder, [])
+    if scrub not in scrubbers:
+        scrubbers.append(scrub)
 
 
 def register_run_record_scrubber(scrub: Callable[..., Any]) -> None:
     """Called once by the runs app: ``scrub(memory=..., texts=...)`` blanks quotes in run records."""
-    if scrub not in _run_record_scrubbers:
-        _run_record_scrubbers.append(scrub)
+    register_scrubber("runs.RunRecord", scrub)
 
 
-def _scrub_run_records(r: Redaction) -> None:
-    """Quotes of the texts in the run records of runs that could have read the memory.
+def _registered(holder: str) -> Callable[[Redaction], None]:
+    """The scrub of a REACH entry whose copies another app keeps: every scrubber it registered."""
 
-    The run-record search index is the database's own and follows each record as it is scrubbed
-    (runs/migrations/0003): a generated tsvector on PostgreSQL, FTS5 rows written by triggers on SQLite.
-    """
-    for scrub in _run_record_scrubbers:
-        scrub(memory=r.memory, texts=r.texts)
+    def scrub(r: Redaction) -> None:
+        scrubbers = _scrubbers.get(holder)
+        if not scrubbers:
+            # A redaction that cannot reach a copy must not report success.
+            raise RuntimeError(f"No scrubber is registered for {holder}; its app's ready() registers it.")
+        for one in scrubbers:
+            one(memory=r.memory, texts=r.texts)
+
+    scrub.__name__ = f"_scrub_{holder.replace('.', '_').lower()}"
+    scrub.__doc__ = f"The copies {holder} keeps, blanked by the scrubber its app registered."
+    return scrub
 
 
 def _forget_cached_snapshot(r: Redaction) -> None:
@@ -225,7 +243,13 @@ REACH: tuple[Reach, ...] = (
     Reach("stores.SearchEntry", ("path", "body"), _purge_search_index),
     Reach("stores.Promotion", ("text", "path", "source_path", "reason", "failure_message"), _blank_promotions),
     Reach("stores.PromotionDecision", ("reason",), _scrub_promotion_decisions),
-    Reach("runs.RunRecord", ("transcript", "events"), _scrub_run_records),
+    # The run-record search index is the database's own and follows each record as it is scrubbed (runs 0003).
+    Reach("runs.RunRecord", ("transcript", "events"), _registered("runs.RunRecord")),
+    Reach(
+        "reviews.ReviewProposal",
+        ("paths", "evidence", "proposed_text", "base", "refusal_message"),
+        _registered("reviews.ReviewProposal"),
+    ),
     Reach("cache:store-snapshot", (), _forget_cached_snapshot),
 )
 

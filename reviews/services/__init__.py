@@ -1,0 +1,1 @@
+"""The reviews app's services: start a review, decide its proposals, schedule reviews."""
