@@ -192,9 +192,10 @@ def development() -> Column:
     for case in path_cases():
         refused = path_refused(case.text, StoreKind.AGENT, "qa-bot")  # syntax only: the set has no owners
         r["paths"].add(refused == case.positive, refused != case.positive, f"[{case.kind}] {case.text!r}")
-    if heldout.available(heldout.ROUND1_DIR):
-        # Earlier blind rounds that guided fixes are development data now.
-        _add_split(r, heldout.load(heldout.ROUND1_DIR))
+    for earlier in heldout.DEVELOPMENT_ROUNDS:
+        if heldout.available(earlier):
+            # Earlier blind rounds that guided fixes are development data now.
+            _add_split(r, heldout.load(earlier))
     return col
 
 

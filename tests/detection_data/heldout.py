@@ -23,8 +23,11 @@ from typing import Any
 from stores.console_checks.detectors.client_detail import ClientTerm
 
 HELDOUT_DIR = Path(__file__).resolve().parent / "heldout"
-# Blind round 1 of secrets and client detail: measured once, then tuned on, so development data now.
+# Earlier blind rounds: each was measured once as the held-out split, then tuned on, so they are
+# development data now. A new round goes in HELDOUT_DIR; the round it replaces joins this list.
 ROUND1_DIR = Path(__file__).resolve().parent / "blind_round1"
+ROUND2_DIR = Path(__file__).resolve().parent / "blind_round2"
+DEVELOPMENT_ROUNDS = (ROUND1_DIR, ROUND2_DIR)
 MANIFEST = "MANIFEST.json"
 FILES = ("instructions.jsonl", "lessons.jsonl", "secrets.jsonl", "client_detail.json", "paths.jsonl")
 
