@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 from stores.services.change_notices import stop_listening
 from tests import factories as f
 
-pytest_plugins = ["tests.jira_standin"]
+pytest_plugins = ["tests.jira_standin", "tests.messages_standin"]
 
 _skipped: list[str] = []
 

@@ -36,7 +36,9 @@ from stores.services.refusals import recording_refusals
 from ..access import require_may_review
 from ..models import ProposalKind, ProposalStatus, Review, ReviewProposal
 
-REASON_CHARS = 1500
+# A version's reason is at most this long (simple-history's change-reason column); the proposal
+# itself, named in it, keeps the whole evidence.
+REASON_CHARS = 100
 
 
 @dataclass(frozen=True)
@@ -107,11 +109,21 @@ def _check_base(proposal: ReviewProposal) -> None:
 
 
 def _reason(proposal: ReviewProposal, what: str) -> str:
-    summary = str((proposal.evidence or {}).get("summary", ""))
-    why = f"adopted review proposal {proposal.public_id} ({proposal.kind}, review {proposal.review.public_id}): {what}"
-    if summary:
-        why += f". Evidence: {summary}"
-    return why[:REASON_CHARS]
+    """The version's reason: the proposal's id and what it did, citing its evidence briefly."""
+    why = f"review {proposal.public_id}: {what}"
+    return why if len(why) <= REASON_CHARS else why[: REASON_CHARS - 1] + "…"
+
+
+def _evidence_cited(proposal: ReviewProposal) -> str:
+    """What a stale or decision proposal's evidence says, in a few words."""
+    evidence = proposal.evidence or {}
+    if proposal.kind == ProposalKind.STALE:
+        removed = evidence.get("removed") or []
+        names = ", ".join(r.get("name", "") for r in removed)
+        dates = sorted({str(r.get("removed_at", ""))[:10] for r in removed})
+        return f"names {names}, removed from the registry {', '.join(dates)}"
+    source = evidence.get("source") or {}
+    return f"close to {source.get('title', 'a standing decision')}, which stands"
 
 
 def _fold(writer: Writer, proposal: ReviewProposal) -> list[str]:
@@ -121,7 +133,7 @@ def _fold(writer: Writer, proposal: ReviewProposal) -> list[str]:
     written = []
     memory, changed = memory_update(
         writer=writer, store=store, memory_id=kept_id, content=proposal.proposed_text,
-        reason=_reason(proposal, "the folded text" if others else "the rewritten text"),
+        reason=_reason(proposal, "folded text" if others else "rewritten text"),
     )
     if changed:
         written.append(memory.head_version_id)
@@ -135,11 +147,8 @@ def _fold(writer: Writer, proposal: ReviewProposal) -> list[str]:
 
 def _delete(writer: Writer, proposal: ReviewProposal) -> list[str]:
     """Delete the note (stale, decision), the reason citing the evidence."""
-    what = "deleted: it names what the registry removed" if proposal.kind == ProposalKind.STALE else (
-        "deleted: it is close in wording to a standing decision or the governance template, which stands"
-    )
     gone = memory_delete(writer=writer, store=proposal.review.store, memory_id=proposal.memory_ids[0],
-                         reason=_reason(proposal, what))
+                         reason=_reason(proposal, _evidence_cited(proposal)))
     return [gone.head_version_id]
 
 
@@ -148,7 +157,7 @@ def _merge_set_aside(writer: Writer, proposal: ReviewProposal) -> list[str]:
     set_aside = set_aside_merge_save(
         writer=writer, store=proposal.review.store, set_aside_id=proposal.base["set_aside_id"],
         text=proposal.proposed_text, saved_sha256=seen["sha256"],
-        reason=f"adopted review proposal {proposal.public_id}",
+        reason=f"review {proposal.public_id}",  # the service prefixes what it did; 100 characters in all
     )
     return [set_aside.resolved_version_id]
 

@@ -14,6 +14,7 @@ from stores.errors import PermissionDenied
 from stores.models import Refusal
 from stores.services.merging import three_way_merge
 from tests import factories as f
+from tests.schedule.records import EagerTasks
 
 from .conftest import DUP_B, SET_ASIDE_BASE, SET_ASIDE_TEXT, versions_snapshot
 
@@ -142,10 +143,11 @@ def test_review_command_without_json_prints_a_summary_and_refuses_an_unknown_sto
 
 def test_review_now_is_for_people_who_may_edit_the_store(review_scene, django_capture_on_commit_callbacks):
     w = review_scene.world
-    with django_capture_on_commit_callbacks(execute=True):
+    # The task runs in process after the commit (as without a broker).
+    with EagerTasks(), django_capture_on_commit_callbacks(execute=True):
         review = request_review(store=review_scene.store, started_by=w.contact)
+        assert review.status == ReviewStatus.QUEUED
     review.refresh_from_db()
-    # Without a broker the task ran in process after the commit.
     assert review.status == ReviewStatus.FINISHED and review.trigger == ReviewTrigger.PERSON
     assert review.started_by == w.contact and review.proposal_count == 4
     for person in (w.other_contact, w.staff):

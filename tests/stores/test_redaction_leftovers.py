@@ -19,6 +19,7 @@ from django.contrib.postgres.search import SearchVectorField
 from django.db import connection, models
 from django.utils import timezone
 
+from reviews.services.review import start_review
 from runs.models import Run, RunRecord
 from schedule.models import OutboxMessage
 from schedule.outbox import outbox_sweep
@@ -207,6 +208,10 @@ def _scene(world) -> tuple[Memory, list[str], list[str]]:
                              token_hash=hash_token(secrets.token_hex(16)))
     RunRecord.objects.create(run=run, project=world.project, created_at=timezone.now(),
                              transcript=f"read {path}\nThe {mark} export lands in raw.\n")
+    # A review whose model (the stand-in) proposes a rewrite of it: the proposal holds its text,
+    # path and the hash of the version it was computed on.
+    review = start_review(store=store)
+    assert any(memory.public_id in p.memory_ids for p in review.proposals.filter(kind="rewrite"))
     memory.refresh_from_db()
     texts = set(memory.history.values_list("content", flat=True)) | set(
         SetAside.objects.filter(memory=memory).values_list("text", flat=True)
@@ -215,7 +220,8 @@ def _scene(world) -> tuple[Memory, list[str], list[str]]:
     hashes = sorted({sha(t) for t in texts} | {sha(t.strip()) for t in texts})
     # Before the redaction the copies are there, hashes included (the test would see them).
     before = columns_holding([mark, *hashes])
-    assert {"stores_memory.content", "stores_setaside.text_sha256", "stores_setaside.base_sha256"} <= set(before)
+    assert {"stores_memory.content", "stores_setaside.text_sha256", "stores_setaside.base_sha256",
+            "reviews_reviewproposal.proposed_text", "reviews_reviewproposal.base"} <= set(before)
     assert toast_chunks("stores_memory") > 0 and toast_chunks("stores_historicalmemory") > 0
     return memory, [mark], hashes
 
@@ -233,7 +239,7 @@ def _delete_and_redact(client, world, memory: Memory) -> None:
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_after_redaction_no_text_and_no_unkeyed_hash_remain_and_the_tables_are_vacuumed(client, world):
+def test_after_redaction_no_text_and_no_unkeyed_hash_remain_and_the_tables_are_vacuumed(client, world, messages_standin):
     memory, marks, hashes = _scene(world)
     with connection.cursor() as cursor:
         cursor.execute("SELECT now()")
