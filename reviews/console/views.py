@@ -139,6 +139,7 @@ class MemoryRef:
     path: str
     memory: Memory | None
     changed_since: bool
+    role: str = ""  # what adopting does to it: "kept" (a fold's survivor) or "deleted on adopt"
 
     @property
     def linkable(self) -> bool:
@@ -259,7 +260,11 @@ def _cards(review: Review, proposals: list[ReviewProposal]) -> list[ProposalCard
                 or memory.head_version_id != seen.get("version_id")
             )
             path = proposal.paths[index] if index < len(proposal.paths) else ""
-            refs.append(MemoryRef(memory_id=memory_id, path=path, memory=memory, changed_since=changed))
+            deleted = proposal.kind in DELETES_ALL or (proposal.kind in DELETES_OTHERS and index > 0)
+            role = "deleted on adopt" if deleted else ("kept" if proposal.kind in DELETES_OTHERS else "")
+            refs.append(
+                MemoryRef(memory_id=memory_id, path=path, memory=memory, changed_since=changed, role=role)
+            )
         evidence = proposal.evidence or {}
         cards.append(
             ProposalCard(

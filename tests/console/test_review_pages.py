@@ -15,10 +15,14 @@ from stores.models import Memory
 from stores.services import version_hooks
 from stores.services.memories import memory_update
 from tests import factories as f
-from tests.reviews.conftest import DUP_B, review_scene, versions_snapshot  # noqa: F401  (the scene fixture)
+from tests.reviews import conftest as reviews_conftest
+from tests.reviews.conftest import DUP_B, versions_snapshot
 from tests.schedule.records import EagerTasks
 
 from .conftest import ROLES
+
+# The review scene of the reviews app's tests: one note of each kind a review finds.
+review_scene = reviews_conftest.review_scene
 
 pytestmark = pytest.mark.django_db
 
@@ -58,8 +62,13 @@ def doors():
 
 
 def as_role(client, world, role: str):
-    user = {"admin": world.admin, "contact": world.contact, "other_contact": world.other_contact,
-            "staff": world.staff, "anonymous": None}[role]
+    user = {
+        "admin": world.admin,
+        "contact": world.contact,
+        "other_contact": world.other_contact,
+        "staff": world.staff,
+        "anonymous": None,
+    }[role]
     if user is not None:
         client.force_login(user)
     return client
@@ -198,8 +207,12 @@ def test_a_stale_proposal_is_refused_with_stale_base_and_changes_nothing(client,
     review = start_review(store=s.store)
     dup = review.proposals.get(kind="duplicates")
     # An agent saves one of the notes after the review.
-    memory_update(writer=f.agent_writer(s.world.agent), store=s.store, memory_id=s.dup_a.public_id,
-                  content=s.dup_a.content + "\nAlso for the pageviews model.\n")
+    memory_update(
+        writer=f.agent_writer(s.world.agent),
+        store=s.store,
+        memory_id=s.dup_a.public_id,
+        content=s.dup_a.content + "\nAlso for the pageviews model.\n",
+    )
     as_role(client, s.world, "contact")
     page = client.get(review_url(review))
     assert "changed since the review" in card(page, dup)
@@ -237,8 +250,12 @@ def test_adopt_all_adopts_each_pending_proposal_and_shows_the_outcomes(client, r
     client.post(action_url(review, review.proposals.get(kind="decision"), "dismiss"))
     page = client.post(f"/console/reviews/{review.public_id}/adopt-all/", follow=True)
     statuses = dict(review.proposals.values_list("kind", "status"))
-    assert statuses == {"merge_set_aside": "adopted", "duplicates": "adopted", "stale": "adopted",
-                        "decision": "dismissed"}
+    assert statuses == {
+        "merge_set_aside": "adopted",
+        "duplicates": "adopted",
+        "stale": "adopted",
+        "decision": "dismissed",
+    }
     assert "Adopted 3 proposals." in text(page)
     assert {d for d, _ in doors} == {"review"} and {n for _, n in doors} == {"carol"}
     assert Memory.objects.get(pk=s.orders.pk).deleted_at is not None
@@ -247,14 +264,20 @@ def test_adopt_all_adopts_each_pending_proposal_and_shows_the_outcomes(client, r
     # The store's reviews list counts the proposals by kind and by status.
     listing = text(client.get(reviews_url(s.store)))
     assert "Adopted: 3" in listing and "Dismissed: 1" in listing
-    assert "Fold near-duplicate notes into one: 1" in listing and "Names what the registry removed: 1" in listing
+    assert (
+        "Fold near-duplicate notes into one: 1" in listing and "Names what the registry removed: 1" in listing
+    )
 
 
 def test_adopt_all_refuses_what_a_later_write_made_stale(client, review_scene):
     s = review_scene
     review = start_review(store=s.store)
-    memory_update(writer=f.agent_writer(s.world.agent), store=s.store, memory_id=s.orders.public_id,
-                  content=s.orders.content + "\nChecked again.\n")
+    memory_update(
+        writer=f.agent_writer(s.world.agent),
+        store=s.store,
+        memory_id=s.orders.public_id,
+        content=s.orders.content + "\nChecked again.\n",
+    )
     as_role(client, s.world, "admin")
     page = client.post(f"/console/reviews/{review.public_id}/adopt-all/", follow=True)
     stale = review.proposals.get(kind="stale")
@@ -342,4 +365,6 @@ def test_an_unknown_review_or_proposal_is_404(client, review_scene):
     review = start_review(store=s.store)
     as_role(client, s.world, "admin")
     assert client.get("/console/reviews/review_nope/").status_code == 404
-    assert client.post(f"/console/reviews/{review.public_id}/proposals/proposal_nope/adopt/").status_code == 404
+    assert (
+        client.post(f"/console/reviews/{review.public_id}/proposals/proposal_nope/adopt/").status_code == 404
+    )
