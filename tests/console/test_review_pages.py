@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.db import connection
 from django.test import Client as DjangoClient
 
 from reviews.models import ProposalStatus, Review, ReviewProposal, ReviewStatus
@@ -17,6 +18,15 @@ from stores.services.memories import memory_update
 from tests import factories as f
 from tests.reviews import conftest as reviews_conftest
 from tests.reviews.conftest import DUP_B, versions_snapshot
+from tests.schedule.procs import (
+    REDIS_SERVER,
+    PrivateRedis,
+    celery_worker,
+    child_env,
+    shared_database_url,
+    use_broker,
+    wait_for,
+)
 from tests.schedule.records import EagerTasks
 
 from .conftest import ROLES
@@ -368,3 +378,32 @@ def test_an_unknown_review_or_proposal_is_404(client, review_scene):
     assert (
         client.post(f"/console/reviews/{review.public_id}/proposals/proposal_nope/adopt/").status_code == 404
     )
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(REDIS_SERVER is None, reason="needs the redis-server program for a private Redis")
+def test_review_now_runs_in_a_real_celery_worker(client, review_scene, tmp_path):
+    """Review now queues the review through the outbox to Redis; a Celery worker (its own process, on
+    this test's PostgreSQL database) runs it; the page shows it queued, then its proposals."""
+    if connection.vendor != "postgresql":
+        pytest.skip("a worker process shares the test database only on PostgreSQL")
+    s = review_scene
+    as_role(client, s.world, "contact")
+    with PrivateRedis(tmp_path) as redis, use_broker(redis.url):
+        response = client.post(reviews_url(s.store))
+        review = Review.objects.get(store=s.store)
+        assert response["Location"] == review_url(review)
+        assert review.status == ReviewStatus.QUEUED
+        assert "This review is queued" in text(client.get(review_url(review)))
+        env = child_env(broker_url=redis.url, database_url=shared_database_url())
+        with celery_worker(env, tmp_path) as worker:
+            wait_for(
+                lambda: Review.objects.get(pk=review.pk).status == ReviewStatus.FINISHED,
+                60,
+                what=lambda: f"the review in the worker\n--- worker\n{worker.log()[-2000:]}",
+            )
+            log = worker.log()
+    assert "reviews.review_store" in log and "succeeded" in log
+    page = text(client.get(review_url(review)))
+    assert "Finished" in page and "Adopt all (4)" in page and "queued" not in page
