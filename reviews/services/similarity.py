@@ -4,8 +4,9 @@ A note's 3-word shingles are hashed once each with SHAKE-128 into ``PERMUTATIONS
 32-bit values, and its signature is the minimum of each: two notes agree on a position with a
 probability equal to the Jaccard similarity of their shingle sets. Banding (``BANDS`` bands of
 ``ROWS`` rows) makes candidate pairs without comparing every pair; each candidate is then measured
-exactly, so the banding only decides which pairs are looked at. With 32 bands of 4 rows, a pair at
-Jaccard 0.5 becomes a candidate with probability 0.87, at 0.6 with 0.99, at 0.1 with 0.003.
+exactly, so the banding only decides which pairs are looked at. With 21 bands of 3 rows (63
+values a note), a pair at Jaccard 0.6 (the default threshold) becomes a candidate with probability
+0.994, at 0.5 with 0.94, at 0.1 with 0.02 and at 0.05 with 0.003: few unrelated pairs are measured.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 SHINGLE_WORDS = 3
-BANDS = 32
-ROWS = 4
+BANDS = 21
+ROWS = 3
 PERMUTATIONS = BANDS * ROWS
 _UNPACK = struct.Struct(f">{PERMUTATIONS}I").unpack
 _WORD = re.compile(r"[\w][\w.\-/]*", re.UNICODE)
