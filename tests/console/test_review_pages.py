@@ -14,7 +14,8 @@ from reviews.models import ProposalStatus, Review, ReviewProposal, ReviewStatus
 from reviews.services.review import start_review
 from stores.models import Memory
 from stores.services import version_hooks
-from stores.services.memories import memory_update
+from stores.services.memories import memory_delete, memory_update
+from stores.services.redaction import memory_redact_all_versions
 from tests import factories as f
 from tests.reviews import conftest as reviews_conftest
 from tests.reviews.conftest import DUP_B, versions_snapshot
@@ -407,3 +408,21 @@ def test_review_now_runs_in_a_real_celery_worker(client, review_scene, tmp_path)
     assert "reviews.review_store" in log and "succeeded" in log
     page = text(client.get(review_url(review)))
     assert "Finished" in page and "Adopt all (4)" in page and "queued" not in page
+
+
+def test_a_redacted_memory_leaves_its_proposal_refused_and_its_text_and_path_gone(client, review_scene):
+    s = review_scene
+    review = start_review(store=s.store)
+    stale = review.proposals.get(kind="stale")
+    admin = f.person_writer(s.world.admin)
+    memory_delete(writer=admin, store=s.store, memory_id=s.orders.public_id, reason="names a client table")
+    memory_redact_all_versions(
+        writer=admin, store=s.store, memory_id=s.orders.public_id, reason="client detail"
+    )
+    as_role(client, s.world, "admin")
+    page = client.get(review_url(review))
+    html = card(page, stale)
+    assert '<span class="tag danger mono refusal-code">memory_redacted</span>' in html
+    assert "Its text was redacted." in html and "Nothing was changed" in html
+    body = page.content.decode()
+    assert s.orders.path not in body and "nightly orders export" not in body
