@@ -121,8 +121,9 @@ def test_the_store_page_offers_review_now_and_links_to_the_reviews(client, revie
     html = client.get(store_url(s.store)).content.decode()
     assert f'action="{reviews_url(s.store)}"' in html and "Review now" in html
     assert f'href="{reviews_url(s.store)}"' in html and "Reviews (0)" in html
-    start_review(store=s.store)
-    assert "Reviews (1)" in client.get(store_url(s.store)).content.decode()
+    review = start_review(store=s.store)
+    html = client.get(store_url(s.store)).content.decode()
+    assert "Reviews (1)" in html and f'Latest review: <a href="{review_url(review)}">finished' in html
 
 
 def test_an_archived_store_offers_no_review_now(client, review_scene):
