@@ -162,7 +162,8 @@ def main() -> int:
         tracemalloc.stop()
         results.append((n, took, read, peak, kinds))
         print(f"  {n:>5} notes: review {took:6.2f} s (read alone {read:5.2f} s, ratio {took / read:5.1f}x)   "
-              f"peak {peak / 2**20:6.1f} MiB ({peak / n / 1024:5.1f} KiB a note)   proposals {kinds}", flush=True)
+              f"peak {peak / 2**20:6.1f} MiB ({peak / n / 1024:5.1f} KiB a note)   proposals {kinds}, "
+              f"{review.refused_count} refused by the checks", flush=True)
     assert Review.objects.filter(status="finished").count() == 2 * len(sizes)
 
     small = min(500, sizes[0])

@@ -238,5 +238,9 @@ def adopt_all(*, writer: Writer, review: Review) -> list[AdoptResult]:
     person = _person(writer, review, "adopt a review's proposals here")
     results = []
     for proposal in review.proposals.filter(status=ProposalStatus.PENDING).order_by("position", "id"):
-        results.append(_adopt_one(person, proposal))
+        try:
+            results.append(_adopt_one(person, proposal))
+        except Conflict as decided:  # decided by someone else meanwhile: reported, the rest go on
+            proposal.refresh_from_db()
+            results.append(AdoptResult(proposal, adopted=False, code=decided.code or "", message=decided.message))
     return results

@@ -104,16 +104,6 @@ class SetAsideFinder(Finder):
 # Near-duplicates.
 
 
-@dataclass
-class _Seen:
-    pk: int
-    memory_id: str
-    path: str
-    sha256: str
-    length: int
-    updated_at: datetime
-
-
 class DuplicateFinder(Finder):
     """Near-duplicate notes: MinHash with LSH banding for candidates, exact shingle Jaccard to decide."""
 
@@ -121,13 +111,14 @@ class DuplicateFinder(Finder):
         self.store = store
         self.threshold = settings.REVIEW_DUPLICATE_THRESHOLD if threshold is None else threshold
         self.index = LshIndex()
-        self.seen: dict[int, _Seen] = {}
+        # Each note's text hash as it was read (to notice a write before the candidates are read again).
+        self.seen: dict[int, str] = {}
 
     def visit(self, note: Note) -> None:
         sig = signature(note.shingles)
         if sig is None:
             return
-        self.seen[note.pk] = _Seen(note.pk, note.memory_id, note.path, note.sha256, len(note.content), note.updated_at)
+        self.seen[note.pk] = note.sha256
         self.index.add(note.pk, sig)
 
     def drafts(self) -> list[Draft]:
@@ -139,7 +130,7 @@ class DuplicateFinder(Finder):
         texts: dict[int, Memory] = {}
         for start in range(0, len(wanted), 500):
             for memory in Memory.objects.filter(pk__in=wanted[start : start + 500], deleted_at__isnull=True):
-                if memory.content_sha256 == self.seen[memory.pk].sha256:  # unchanged since it was read
+                if memory.content_sha256 == self.seen[memory.pk]:  # unchanged since it was read
                     texts[memory.pk] = memory
         sets = {pk: shingles(m.content) for pk, m in texts.items()}
         close: dict[tuple[int, int], float] = {}

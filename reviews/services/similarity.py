@@ -63,23 +63,35 @@ def signature(shingle_set: Iterable[str]) -> array | None:
 
 
 class LshIndex:
-    """Buckets of signatures by band: items sharing any band's rows are candidate pairs."""
+    """Buckets of signatures by band: items sharing any band's rows are candidate pairs.
+
+    Most buckets hold one item, kept as a bare key; a list is made only when a second arrives,
+    so the index costs little more than its keys.
+    """
 
     def __init__(self) -> None:
-        self._buckets: dict[bytes, list[int]] = defaultdict(list)
+        self._buckets: dict[bytes, int | list[int]] = {}
 
     def add(self, key: int, sig: array) -> None:
         raw = sig.tobytes()
         width = 4 * ROWS
+        buckets = self._buckets
         for band in range(BANDS):
-            # The band number joins the key so equal rows in different bands never meet.
-            self._buckets[bytes((band,)) + raw[band * width : (band + 1) * width]].append(key)
+            # The band number joins the bucket's key so equal rows in different bands never meet.
+            bucket = bytes((band,)) + raw[band * width : (band + 1) * width]
+            held = buckets.get(bucket)
+            if held is None:
+                buckets[bucket] = key
+            elif isinstance(held, list):
+                held.append(key)
+            else:
+                buckets[bucket] = [held, key]
 
     def candidate_pairs(self) -> set[tuple[int, int]]:
         """Every pair (smaller key first) that shares at least one band."""
         pairs: set[tuple[int, int]] = set()
         for members in self._buckets.values():
-            if len(members) < 2:
+            if not isinstance(members, list):
                 continue
             ordered = sorted(set(members))
             for i, a in enumerate(ordered):

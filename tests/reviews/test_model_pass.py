@@ -3,13 +3,17 @@ rewrites and merges become proposals, its text is checked like any text, bad ans
 
 from __future__ import annotations
 
+import secrets
+
 import pytest
+from django.utils import timezone
 
 from reviews.models import ReviewStatus
 from reviews.services.adopt import adopt_proposal
 from reviews.services.model_pass import parse_answer
 from reviews.services.review import start_review
-from stores.models import Memory
+from runs.models import Run, RunRecord
+from stores.models import Memory, hash_token
 from tests import factories as f
 from tests.messages_standin import INJECTION
 
@@ -30,6 +34,11 @@ def test_without_review_model_no_model_is_asked(review_scene, settings):
 
 def test_the_models_rewrites_and_merges_are_proposals_with_their_base(review_scene, messages_standin):
     s = review_scene
+    # A recent run record of the project: the model gets it as context.
+    run = Run.objects.create(agent=s.world.agent, project=s.world.project, ticket_key="ACME-40",
+                             token_hash=hash_token(secrets.token_hex(16)))
+    RunRecord.objects.create(run=run, project=s.world.project, created_at=timezone.now(),
+                             transcript="read /conventions/incremental.md\nrebuilt the events model\n")
     before = versions_snapshot(s.store)
     review = start_review(store=s.store)
     assert review.status == ReviewStatus.FINISHED and review.model == "claude-standin-review"
@@ -37,7 +46,9 @@ def test_the_models_rewrites_and_merges_are_proposals_with_their_base(review_sce
     # The request: the notes, the standing decision and the SDK's own headers (checked by the stand-in).
     sent = messages_standin.requests[0]
     assert sent["model"] == "claude-standin-review" and sent["max_tokens"] > 0
-    assert "Reporting currency" in sent["messages"][0]["content"] and "Standing decisions" in sent["system"]
+    prompt = sent["messages"][0]["content"]
+    assert "Reporting currency" in prompt and "Standing decisions" in sent["system"]
+    assert run.public_id in prompt and "rebuilt the events model" in prompt
     proposals = model_proposals(review)
     assert [len(p.memory_ids) for p in proposals] == [1, 2]
     rewrite, merge = proposals

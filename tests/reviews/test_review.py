@@ -155,3 +155,24 @@ def test_review_now_is_for_people_who_may_edit_the_store(review_scene, django_ca
             request_review(store=review_scene.store, started_by=person)
         assert refused.value.code == "person_not_permitted"
     assert Review.objects.count() == 1
+
+
+def test_an_empty_store_is_reviewed_with_nothing_to_propose(world):
+    review = start_review(store=world.practice)
+    assert review.status == ReviewStatus.FINISHED and review.memory_count == 0 and review.proposal_count == 0
+
+
+def test_an_agent_store_note_naming_a_dataset_any_client_removed_is_stale(world):
+    store = world.agent.store
+    note = f.make_memory(store, "/agents/ada/loads.md", "Loads from the ledger_legacy dataset run at night.\n",
+                         writer=f.agent_writer(world.agent))
+    other = f.make_client("Ledger Co")
+    other.datasets = ["ledger_legacy", "ledger_v2"]
+    other.save()
+    other.datasets = ["ledger_v2"]
+    other.save()
+    review = start_review(store=store)
+    [stale] = by_kind(review)["stale"]
+    assert stale.memory_ids == [note.public_id]
+    assert [(r["kind"], r["name"], r["client"]) for r in stale.evidence["removed"]] == [
+        ("dataset", "ledger_legacy", "Ledger Co")]
