@@ -137,12 +137,12 @@ def main() -> int:
     words = vocabulary()
     # The detectors load their data once a process (the instructions classifier's weights): paid
     # here, before anything is timed, as a running console has paid it long before.
-    from stores.console_checks.pipeline import decide_text
+    from stores.console_checks.pipeline import decide_where_and_what
     from stores.console_checks.request import ChangeRequest, Writer
     from stores.models import Store
 
     t0 = time.perf_counter()
-    decide_text(ChangeRequest(writer=Writer(door="review"), store=Store.objects.get(kind="practice"),
+    decide_where_and_what(ChangeRequest(writer=Writer(door="review"), store=Store.objects.get(kind="practice"),
                               operation="update", path="/warm.md", old_path="/warm.md", content="Warm up.\n"))
     print(f"  detectors loaded in {time.perf_counter() - t0:.2f} s (once a process; not in the figures below)")
     print(f"  load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")

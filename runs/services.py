@@ -28,6 +28,7 @@ from stores.console_checks.request import Writer
 from stores.console_checks.who import pod_or_assigned
 from stores.errors import Conflict, InvalidRequest, NotFound, PermissionDenied
 from stores.models import HostedAgent, JiraProject, StandingDecision, Store, StoreKind, hash_token
+from stores.services.governance import promotion_rule
 from stores.services.tokens import RUN_TOKEN_PREFIX
 from stores.services.version_hooks import VersionWritten
 
@@ -524,10 +525,14 @@ def standing_decision_add(*, project_key: str, title: str, text: str, user=None)
 
 
 def governance_template_set(*, project_key: str, text: str) -> JiraProject:
-    """Set the project's governance template (an empty text clears it)."""
+    """Set the project's governance template (an empty text clears it).
+
+    A malformed promotion block in its front matter is refused, naming the line (``promotion_rule``).
+    """
     project = _project(project_key)
     if not isinstance(text, str):
         raise InvalidRequest("The governance template must be text.")
+    promotion_rule(text.strip())
     project.governance_template = text.strip()
     project.save(update_fields=["governance_template"])
     return project

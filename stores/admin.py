@@ -3,6 +3,7 @@ an edit or a history revert there would skip the console's checks."""
 
 from __future__ import annotations
 
+from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
 from django.db.models import QuerySet
@@ -12,6 +13,7 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from runs.retention import close_engagement
 
+from .errors import InvalidRequest
 from .models import (
     ApiToken,
     Client,
@@ -19,12 +21,15 @@ from .models import (
     JiraProject,
     Memory,
     Pod,
+    Promotion,
+    PromotionDecision,
     Refusal,
     SetAside,
     StandingDecision,
     Store,
     Toolset,
 )
+from .services.governance import promotion_rule
 from .services.grants import escalation_contacts_sync
 from .services.stores import store_ensure_for_agent, store_ensure_for_project, store_ensure_for_toolset
 from .services.tokens import token_issue_for_agent
@@ -102,8 +107,25 @@ def close_engagement_today(modeladmin: admin.ModelAdmin, request: HttpRequest, q
     )
 
 
+class JiraProjectForm(forms.ModelForm):
+    """The project form; a governance template whose promotion block is malformed is refused, naming the line."""
+
+    class Meta:
+        model = JiraProject
+        fields = "__all__"
+
+    def clean_governance_template(self) -> str:
+        text = (self.cleaned_data.get("governance_template") or "").strip()
+        try:
+            promotion_rule(text)
+        except InvalidRequest as exc:
+            raise forms.ValidationError(exc.message, code="governance_template_invalid") from exc
+        return text
+
+
 @admin.register(JiraProject)
 class JiraProjectAdmin(admin.ModelAdmin):
+    form = JiraProjectForm
     list_display = ("key", "client", "engagement_closed_on")
     search_fields = ("key",)
     filter_horizontal = ("toolsets", "escalation_contacts")
@@ -115,6 +137,9 @@ class JiraProjectAdmin(admin.ModelAdmin):
         help_texts = {
             "engagement_closed_on": "Once this date is reached (at once when it is today or past, otherwise on "
             "that day) every run record of the project is deleted and new runs on its tickets are refused.",
+            "governance_template": "Given to every run. YAML front matter at its top says who approves a "
+            "promotion: ---, promotion: {approvals: 2, approvers: [console_admins, escalation_contacts]}, ---. "
+            "Without it, one console admin approves; one approval is always a console admin's.",
         }
         return super().get_form(request, obj, change=change, help_texts=help_texts, **kwargs)
 
@@ -216,3 +241,28 @@ class RefusalAdmin(ReadOnlyAdmin):
     list_display = ("code", "path", "writer_key", "door", "times", "created_at")
     list_filter = ("code", "door")
     search_fields = ("path",)
+
+
+class PromotionDecisionInline(admin.TabularInline):
+    model = PromotionDecision
+    extra = 0
+    fields = ("kind", "user", "as_console_admin", "reason", "created_at")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Promotion)
+class PromotionAdmin(ReadOnlyAdmin):
+    """Promotions are read here; they are proposed, approved and refused in the console, where the
+    rule and the checks apply."""
+
+    list_display = ("public_id", "status", "source_store", "target_store", "path", "proposed_by", "created_at")
+    list_filter = ("status", "target_store__kind")
+    search_fields = ("public_id", "path")
+    inlines = [PromotionDecisionInline]
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        return bool(request.user.is_active and request.user.is_superuser)

@@ -29,3 +29,7 @@ def new_set_aside_id() -> str:
 
 def new_api_key_id() -> str:
     return new_id("apikey_")
+
+
+def new_promotion_id() -> str:
+    return new_id("promo_")

@@ -11,7 +11,14 @@ from django.db import models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
-from .ids import new_api_key_id, new_memory_id, new_set_aside_id, new_store_id, new_version_id
+from .ids import (
+    new_api_key_id,
+    new_memory_id,
+    new_promotion_id,
+    new_set_aside_id,
+    new_store_id,
+    new_version_id,
+)
 
 
 class Client(models.Model):
@@ -253,6 +260,8 @@ class VersionFields(models.Model):
     api_key_id = models.CharField(max_length=40, blank=True, default="", db_index=True)
     version_redacted_at = models.DateTimeField(null=True, blank=True)
     version_redacted_by = models.JSONField(null=True, blank=True)
+    # Where a version's text came from when it did not start here (a promotion): ids only.
+    provenance = models.JSONField(null=True, blank=True)
 
     class Meta:
         abstract = True
@@ -402,3 +411,71 @@ class SearchEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.source}:{self.source_id}"
+
+
+class PromotionStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    APPROVED = "approved", "Approved"
+    REFUSED = "refused", "Refused"
+    FAILED = "failed", "Failed to land"
+
+
+class Promotion(models.Model):
+    """A project note proposed for the practice store or one of the project's toolset stores.
+
+    It keeps the text to land (editable by the proposer when proposing), the rule of the project's
+    governance template it was opened under, and, once approved, the memory and version it landed as.
+    """
+
+    public_id = models.CharField(max_length=40, unique=True, default=new_promotion_id, editable=False)
+    source_store = models.ForeignKey(Store, on_delete=models.CASCADE, related_name="promotions_out")
+    source_memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="promotions_out")
+    source_version_id = models.CharField(max_length=40)
+    source_path = models.CharField(max_length=1024)
+    proposed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    target_store = models.ForeignKey(Store, on_delete=models.CASCADE, related_name="promotions_in")
+    path = models.CharField(max_length=1024)
+    text = models.TextField(blank=True, default="")
+    reason = models.TextField(blank=True, default="")
+    status = models.CharField(max_length=16, choices=PromotionStatus.choices, default=PromotionStatus.PENDING)
+    rule = models.JSONField(help_text="The approval rule it was opened under (a snapshot).")
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    landed_memory = models.ForeignKey(
+        Memory, null=True, blank=True, on_delete=models.SET_NULL, related_name="promotions_in"
+    )
+    landed_version_id = models.CharField(max_length=40, blank=True, default="")
+    failure_code = models.CharField(max_length=40, blank=True, default="")
+    failure_message = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["status", "created_at"], name="promotion_status_created")]
+
+    def __str__(self) -> str:
+        return f"{self.public_id} {self.path}"
+
+
+class PromotionDecisionKind(models.TextChoices):
+    APPROVE = "approve", "Approved"
+    REFUSE = "refuse", "Refused"
+
+
+class PromotionDecision(models.Model):
+    """One person's approval or refusal of a promotion: who, when, why, and as whom they counted."""
+
+    promotion = models.ForeignKey(Promotion, on_delete=models.CASCADE, related_name="decisions")
+    kind = models.CharField(max_length=16, choices=PromotionDecisionKind.choices)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    as_console_admin = models.BooleanField(default=False)
+    reason = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["promotion", "user", "kind"], name="promotion_decision_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.promotion.public_id} {self.kind} by {self.user_id}"

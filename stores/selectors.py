@@ -9,7 +9,7 @@ from django.db.models import Q, QuerySet
 from stores.access import stores_person_manages
 from stores.console_checks.request import Writer
 from stores.errors import NotFound
-from stores.models import Memory, Store, StoreKind
+from stores.models import Memory, Promotion, Store, StoreKind
 from stores.restore_window import recently_deleted
 
 
@@ -163,3 +163,29 @@ def store_version(store: Store, version_id: str):
 def recently_deleted_memories(store: Store) -> QuerySet[Memory]:
     """The store's memories deleted within RECENTLY_DELETED_DAYS (restorable unless redacted)."""
     return recently_deleted(store)
+
+
+def promotions_for_person(user) -> QuerySet[Promotion]:
+    """The promotions this person may see: every one for console admins; for anyone else, those
+    proposed from the stores they manage (an escalation contact's projects)."""
+    qs = Promotion.objects.select_related("source_store", "target_store", "source_memory", "proposed_by", "landed_memory")
+    if not user.is_active:
+        return qs.none()
+    if user.is_superuser:
+        return qs
+    return qs.filter(source_store__in=stores_person_manages(user))
+
+
+def promotion_for_person(user, promotion_id: str) -> Promotion:
+    """One promotion this person may see; NotFound otherwise, as for one that does not exist."""
+    promotion = promotions_for_person(user).filter(public_id=promotion_id).first()
+    if promotion is None:
+        raise NotFound(f"No promotion {promotion_id}.")
+    return promotion
+
+
+def promotions_of_memory(memory: Memory) -> QuerySet[Promotion]:
+    """The promotions proposed from this memory, or that landed as it, newest first."""
+    return Promotion.objects.filter(Q(source_memory=memory) | Q(landed_memory=memory)).select_related(
+        "source_store", "target_store", "source_memory", "landed_memory", "proposed_by"
+    )

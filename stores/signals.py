@@ -25,6 +25,7 @@ def copy_version_fields(sender, instance, history_instance, **kwargs) -> None:
     history_instance.actor = meta.get("actor")
     history_instance.run_public_id = meta.get("run_public_id", "")
     history_instance.api_key_id = meta.get("api_key_id", "")
+    history_instance.provenance = meta.get("provenance")
 
 
 @receiver(post_migrate)

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from schedule.outbox import enqueue_on_commit
-from stores.console_checks.pipeline import decide_text
+from stores.console_checks.pipeline import decide_where_and_what
 from stores.console_checks.reasons import Reason
 from stores.console_checks.request import ChangeRequest, Writer
 from stores.errors import InvalidRequest
@@ -79,7 +79,7 @@ def _text_refusal(store: Store, draft: Draft) -> str | None:
         writer=Writer(door="review"), store=store, operation=Operation.UPDATE,
         path=draft.paths[0], old_path=draft.paths[0], content=draft.proposed_text,
     )
-    decision = decide_text(request)
+    decision = decide_where_and_what(request)
     return None if decision.allowed else decision.code
 
 

@@ -133,3 +133,33 @@ class MergeForm(forms.Form):
     content = MemoryTextField(label="Merged text (Markdown)")
     reason = _reason_field("Optional; kept with the new version.")
     saved_sha256 = forms.CharField(min_length=64, max_length=64, widget=forms.HiddenInput)
+
+
+class PromotionForm(forms.Form):
+    """Propose a project note for a shared store: the target store, its path there, the text, why."""
+
+    target_store = forms.ChoiceField(
+        label="Target store",
+        help_text="The practice store, or the store of one of the project's toolsets.",
+    )
+    path = _path_field("The note's path in the target store; by default its path in the project.")
+    text = MemoryTextField(
+        label="Text to promote (Markdown)",
+        help_text="Edit it into the general lesson: no client detail may reach a store shared across clients.",
+    )
+    reason = _reason_field("Why this lesson holds beyond the project; shown to the approvers.")
+
+    def __init__(self, *args, targets=(), **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["target_store"].choices = [(s.public_id, f"{s.name} ({s.kind})") for s in targets]
+
+
+class PromotionDecisionForm(forms.Form):
+    """Why a person approves or refuses a promotion; kept with their decision."""
+
+    reason = forms.CharField(
+        max_length=2000,
+        label="Reason",
+        widget=forms.Textarea(attrs={"rows": 2, "cols": 60}),
+        error_messages={"required": "Give a reason; it is kept with your decision."},
+    )

@@ -43,3 +43,14 @@ urlpatterns += [
     path("stores/<str:store_id>/activity/", activity_views.store_activity_view, name="store_activity"),
     path("runs/<str:run_id>/", activity_views.run_detail_view, name="run"),
 ]
+
+# Promotion to the practice store or a toolset store (issue 12, section 2).
+from . import promotion_views  # noqa: E402
+
+urlpatterns += [
+    path("stores/<str:store_id>/memories/<str:memory_id>/promote/", promotion_views.promote_view, name="promote"),
+    path("promotions/", promotion_views.promotion_list, name="promotions"),
+    path("promotions/<str:promotion_id>/", promotion_views.promotion_detail, name="promotion"),
+    path("promotions/<str:promotion_id>/approve/", promotion_views.promotion_approve_view, name="promotion_approve"),
+    path("promotions/<str:promotion_id>/refuse/", promotion_views.promotion_refuse_view, name="promotion_refuse"),
+]

@@ -36,8 +36,9 @@ from stores.restore_window import (
     restorable_until,
     restore_cutoff,
 )
-from stores.selectors import live_memories, stores_for_person
+from stores.selectors import live_memories, promotions_of_memory, stores_for_person
 from stores.services.memories import memory_delete, memory_restore
+from stores.services.promotions import may_propose, promotion_targets
 from stores.services.redaction import memory_redact_all_versions
 from stores.services.set_asides import set_aside_dismiss, set_aside_use
 
@@ -288,6 +289,10 @@ def memory_detail(request: HttpRequest, store_id: str, memory_id: str) -> HttpRe
         # Past the restore window its versions stay until redacted, so Redact all versions stays offered.
         "redactable_only": memory.is_deleted and memory.redacted_at is None and not is_restorable(memory),
         "recently_deleted_days": settings.RECENTLY_DELETED_DAYS,
+        # A project note may be proposed for the practice store or a toolset store; either end links the other.
+        "may_promote": show_text and not memory.is_deleted and bool(promotion_targets(store))
+        and may_propose(request.user, store),
+        "promotions": list(promotions_of_memory(memory)),
     }
     return render(request, "console/memory_detail.html", context)
 

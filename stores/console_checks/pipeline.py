@@ -28,28 +28,29 @@ CHECKS: tuple[Check, ...] = (
 )
 
 
-# The checks on where a text goes and what it says, without who writes it or when: a text proposed
-# by an automated review is checked as text before it is offered, and again, whole, when adopted.
-TEXT_CHECKS: tuple[Check, ...] = tuple(
-    check for check in CHECKS if check not in (who.check_who, when.check_deleted_by_person, when.check_stale_base)
-)
-
-
 def decide(request: ChangeRequest) -> Decision:
     """Run every check in order and return the first refusal, or ALLOWED.
 
     A refusal's message quotes paths back to the writer and is recorded: any secret a path or
     message carries is replaced by its type first, so neither the answer nor the record keeps it.
     """
-    return _first_refusal(request, CHECKS)
+    return _run(CHECKS, request)
 
 
-def decide_text(request: ChangeRequest) -> Decision:
-    """Run the where and what checks only (TEXT_CHECKS): would this text be refused as text here?"""
-    return _first_refusal(request, TEXT_CHECKS)
+# Where and what: the checks a text and path must pass in a store whoever writes them.
+WHERE_AND_WHAT: tuple[Check, ...] = tuple(c for c in CHECKS if c is not who.check_who and c.__module__ != when.__name__)
 
 
-def _first_refusal(request: ChangeRequest, checks: tuple[Check, ...]) -> Decision:
+def decide_where_and_what(request: ChangeRequest) -> Decision:
+    """The where and what checks alone, in order: would this path and text be taken in this store?
+
+    For a text proposed now and written later by someone else (a promotion, checked when it is
+    proposed and again, through ``decide``, when it lands).
+    """
+    return _run(WHERE_AND_WHAT, request)
+
+
+def _run(checks: tuple[Check, ...], request: ChangeRequest) -> Decision:
     for check in checks:
         decision = check(request)
         if decision is not None and not decision.allowed:

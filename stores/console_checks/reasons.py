@@ -49,6 +49,11 @@ class Reason(models.TextChoices):
     SAVED_COPY_CHANGED = "saved_copy_changed", "The memory was saved again after the merge was made"
     MERGE_UNRESOLVED = "merge_unresolved", "The merged text still holds conflict markers"
     PROPOSAL_DECIDED = "proposal_decided", "The review's proposal was adopted, dismissed or refused already"
+    GOVERNANCE_TEMPLATE_INVALID = (
+        "governance_template_invalid", "The governance template's front matter is malformed"
+    )
+    PROMOTION_DECIDED = "promotion_decided", "The promotion was decided already"
+    ALREADY_APPROVED = "already_approved", "This person approved the promotion already"
 
     # The run API.
     UNKNOWN_TICKET = "unknown_ticket", "Neither Jira nor the console knows the ticket"

@@ -99,23 +99,49 @@ def client_detail_refusal(
     path = req.brought_path
     if own_client is None and req.store.kind not in SHARED_ACROSS_CLIENTS:
         return None
-    findings = matcher.scan(req.content or "", own_client=own_client) + matcher.scan(path or "", own_client=own_client)
+    in_text = matcher.scan(req.content or "", own_client=own_client)
+    in_path = matcher.scan(path or "", own_client=own_client)
+    findings = in_text + in_path
     if not findings:
         return None
-    first = findings[0]
+    located = _locate(matcher, req.content or "", in_text, own_client) + [
+        {"kind": f.kind, "term": f.term, "line": 0} for f in in_path
+    ]
+    first = located[0]
+    where = "in the path" if first.get("line") == 0 else f"on line {first['line']}" if first.get("line") else ""
+    where = f" {where}" if where else ""
     if own_client is None:
         kind = StoreKind(req.store.kind).label.lower()
         return refuse(
             Reason.CLIENT_DETAIL,
             f"A{'n' if kind[0] in 'aeiou' else ''} {kind} store is shared across clients and holds no client "
-            f"detail, and this names a {first.kind} ('{first.term}'). Put client detail in the project "
-            "store; keep only the general lesson here.",
-            findings=[{"kind": f.kind, "term": f.term} for f in findings[:10]],
+            f"detail, and this names a {first['kind']} ('{first['term']}'){where}. Put client detail in the "
+            "project store; keep only the general lesson here.",
+            findings=located[:10],
         )
     return refuse(
         Reason.CLIENT_DETAIL,
-        f"This names a {first.kind} ('{first.term}') that belongs to another client, not to this "
+        f"This names a {first['kind']} ('{first['term']}'){where} that belongs to another client, not to this "
         "project's client. A project store holds its own client's detail only; leave the other "
         "client's out.",
-        findings=[{"kind": f.kind, "term": f.term, "other_client": True} for f in findings[:10]],
+        findings=[{**f, "other_client": True} for f in located[:10]],
     )
+
+
+def _locate(
+    matcher: ClientDetailMatcher, text: str, findings: list, own_client: str | None
+) -> list[dict[str, object]]:
+    """The text's findings, each with the first line that names it on its own (read only when
+    refusing, so a page can show the passage); a term found only across lines keeps no line."""
+    lines: dict[tuple[str, str], int] = {}
+    if findings:
+        for number, line in enumerate(text.splitlines(), start=1):
+            for found in matcher.scan(line, own_client=own_client) if line.strip() else ():
+                lines.setdefault((found.kind, found.term), number)
+    located = []
+    for f in findings:
+        entry: dict[str, object] = {"kind": f.kind, "term": f.term}
+        if (f.kind, f.term) in lines:
+            entry["line"] = lines[(f.kind, f.term)]
+        located.append(entry)
+    return located

@@ -75,7 +75,7 @@ def _conflict_q(path: str) -> Q:
     return Q(path=path) | Q(path__in=ancestors) | Q(path__startswith=path + "/")
 
 
-def _path_conflict(store: Store, path: str, *, exclude_pk: int | None = None) -> Memory | None:
+def path_conflict(store: Store, path: str, *, exclude_pk: int | None = None) -> Memory | None:
     """A live memory in the way of ``path``, if any."""
     live = Memory.objects.filter(store=store, deleted_at__isnull=True)
     if exclude_pk is not None:
@@ -127,9 +127,11 @@ def _safe_reason(reason: str) -> str:
     return redact(reason)
 
 
-def _save_version(memory: Memory, store: Store, writer: Writer, change: str, reason: str = "") -> None:
+def _save_version(
+    memory: Memory, store: Store, writer: Writer, change: str, reason: str = "", provenance: dict[str, Any] | None = None
+) -> None:
     """Advance the store's change number and save the memory, which writes one version row (its
-    operation the one ``change`` writes, ``VERSION_OPERATION``)."""
+    operation the one ``change`` writes, ``VERSION_OPERATION``; ``provenance`` where its text came from)."""
     operation = VERSION_OPERATION[change]
     store.change_seq += 1
     Store.objects.filter(pk=store.pk).update(change_seq=store.change_seq)
@@ -140,6 +142,7 @@ def _save_version(memory: Memory, store: Store, writer: Writer, change: str, rea
         "actor": writer.actor,
         "run_public_id": writer.run.public_id if writer.run else "",
         "api_key_id": writer.api_key_id,
+        "provenance": provenance,
     }
     memory._change_reason = _safe_reason(reason) or None
     memory._history_user = writer.user if writer.is_person else None
@@ -157,8 +160,13 @@ def _get_live(store: Store, memory_id: str, *, for_update: bool = True) -> Memor
     return memory
 
 
-def memory_create(*, writer: Writer, store: Store, path: Any, content: Any, reason: str = "") -> Memory:
-    """Create a memory at a new path. Never overwrites: a taken path is a 409 conflict."""
+def memory_create(
+    *, writer: Writer, store: Store, path: Any, content: Any, reason: str = "", provenance: dict[str, Any] | None = None
+) -> Memory:
+    """Create a memory at a new path. Never overwrites: a taken path is a 409 conflict.
+
+    ``provenance`` (ids only) is kept on the first version when the text came from elsewhere (a promotion).
+    """
 
     def work() -> Memory:
         locked = lock_store(store)
@@ -172,7 +180,7 @@ def memory_create(*, writer: Writer, store: Store, path: Any, content: Any, reas
             live=Count("id"), conflicts=Count("id", filter=_conflict_q(path))
         )
         if counts["conflicts"]:
-            conflict = _path_conflict(locked, path)
+            conflict = path_conflict(locked, path)
             _raise_conflict(conflict, path, set_aside=_lost_create(conflict, path, content, writer))
         limit = settings.MEMORY_STORE_MAX_MEMORIES
         if counts["live"] >= limit:
@@ -192,7 +200,7 @@ def memory_create(*, writer: Writer, store: Store, path: Any, content: Any, reas
             created_at=now,
             updated_at=now,
         )
-        _save_version(memory, locked, writer, Operation.CREATE, reason)
+        _save_version(memory, locked, writer, Operation.CREATE, reason, provenance)
         return memory
 
     return recording_refusals(work)
@@ -255,7 +263,7 @@ def memory_update(
         if not changed_content and not changed_path:
             return memory, False
         if changed_path:
-            conflict = _path_conflict(locked, new_path, exclude_pk=memory.pk)
+            conflict = path_conflict(locked, new_path, exclude_pk=memory.pk)
             if conflict is not None:
                 # The new text was meant for this memory: kept aside against it, written on its saved copy.
                 kept = None
@@ -364,7 +372,7 @@ def memory_restore(*, writer: Writer, store: Store, memory_id: str, reason: str 
                 writer=writer, store=locked, operation=Operation.RESTORE, path=memory.path, content=memory.content,
             )
         )
-        conflict = _path_conflict(locked, memory.path, exclude_pk=memory.pk)
+        conflict = path_conflict(locked, memory.path, exclude_pk=memory.pk)
         if conflict is not None:
             raise PathConflict(
                 f"Restore refused: {conflict.path} ({conflict.public_id}) now exists "

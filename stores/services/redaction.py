@@ -30,7 +30,7 @@ from stores.console_checks.reasons import Reason
 from stores.console_checks.request import ChangeRequest, Writer
 from stores.console_checks.when import PATH_FINGERPRINT_KEY, path_fingerprint
 from stores.errors import InvalidRequest, NotFound
-from stores.models import Memory, Refusal, SetAside, SetAsideStatus, Store
+from stores.models import Memory, Promotion, PromotionDecision, Refusal, SetAside, SetAsideStatus, Store
 from stores.operations import Operation
 
 from .content import keyed_fingerprint
@@ -160,6 +160,29 @@ def _scrub_refusals(r: Redaction) -> None:
         Refusal.objects.filter(pk=refusal.pk).update(path=path, message=message)
 
 
+def _promotions_of(memory: Memory):
+    return Promotion.objects.filter(Q(source_memory=memory) | Q(landed_memory=memory))
+
+
+def _blank_promotions(r: Redaction) -> None:
+    """Promotions proposed from the memory or landed as it: their text and paths go; the reasons
+    and a failure's message stay on record with any quote of the texts replaced."""
+    for promotion in _promotions_of(r.memory):
+        Promotion.objects.filter(pk=promotion.pk).update(
+            text="", path="", source_path="",
+            reason=_reason_without_quotes(promotion.reason, r.texts),
+            failure_message=_reason_without_quotes(promotion.failure_message, r.texts),
+        )
+
+
+def _scrub_promotion_decisions(r: Redaction) -> None:
+    """The approvals' and refusals' reasons of those promotions, with any quote of the texts replaced."""
+    for decision in PromotionDecision.objects.filter(promotion__in=_promotions_of(r.memory)):
+        why = _reason_without_quotes(decision.reason, r.texts)
+        if why != decision.reason:
+            PromotionDecision.objects.filter(pk=decision.pk).update(reason=why)
+
+
 # Copies kept by the apps above this one (runs' records, reviews' proposals) are named on REACH
 # here, so this list stays the one place that names every copy; each app hands in the function
 # that blanks its copies from its AppConfig.ready().
@@ -218,6 +241,8 @@ REACH: tuple[Reach, ...] = (
     Reach("stores.SetAside", ("path", "text", "text_sha256", "base_sha256"), _blank_set_asides),
     Reach("stores.Refusal", ("path", "message"), _scrub_refusals),
     Reach("stores.SearchEntry", ("path", "body"), _purge_search_index),
+    Reach("stores.Promotion", ("text", "path", "source_path", "reason", "failure_message"), _blank_promotions),
+    Reach("stores.PromotionDecision", ("reason",), _scrub_promotion_decisions),
     Reach("runs.RunRecord", ("transcript", "events"), _registered("runs.RunRecord")),
     Reach(
         "reviews.ReviewProposal",
@@ -241,6 +266,8 @@ def _texts_of(memory: Memory) -> list[str]:
         texts |= {content, path, reason}
     texts |= set(SetAside.objects.filter(memory=memory).values_list("text", flat=True))
     texts |= set(SetAside.objects.filter(memory=memory).values_list("path", flat=True))
+    for text, path, source_path in _promotions_of(memory).values_list("text", "path", "source_path"):
+        texts |= {text, path, source_path}
     return [t for t in texts if t]
 
 

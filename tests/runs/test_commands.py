@@ -53,3 +53,23 @@ def test_bad_input_is_a_clear_error(world, tmp_path, args):
     with pytest.raises(CommandError):
         call_command(*filled, stdout=io.StringIO(), stderr=io.StringIO())
     assert not StandingDecision.objects.exists()
+
+
+def test_set_governance_template_refuses_a_malformed_promotion_block_naming_the_line(world, tmp_path):
+    template = tmp_path / "governance.md"
+    template.write_text("---\npromotion:\n  approvals: 2\n  approvers: [console_admins, ctos]\n---\n# Rules\n",
+                        encoding="utf-8")
+    before = JiraProject.objects.get(key="ACME").governance_template
+    with pytest.raises(CommandError) as caught:
+        call_command("set_governance_template", "ACME", str(template), stdout=io.StringIO(), stderr=io.StringIO())
+    assert "line 4" in str(caught.value) and "unknown approver group 'ctos'" in str(caught.value)
+    assert "console_admins, escalation_contacts" in str(caught.value)
+    assert JiraProject.objects.get(key="ACME").governance_template == before
+
+
+def test_set_governance_template_takes_a_well_formed_block(world, tmp_path):
+    template = tmp_path / "governance.md"
+    text = "---\npromotion:\n  approvals: 2\n  approvers: [console_admins, escalation_contacts]\n---\n# Rules\n"
+    template.write_text(text, encoding="utf-8")
+    assert run_json("set_governance_template", "ACME", str(template)) == {"key": "ACME"}
+    assert JiraProject.objects.get(key="ACME").governance_template == text.strip()

@@ -26,6 +26,7 @@ from schedule.outbox import outbox_sweep
 from stores.errors import PathConflict, Refused
 from stores.models import Memory, Refusal, SetAside, hash_token
 from stores.services.memories import memory_create, memory_update
+from stores.services.promotions import promotion_propose, promotion_refuse
 from stores.services.redaction import REACH, VACUUM_TASK, reach_tables
 from tests import factories as f
 from tests.console.conftest import make_set_aside
@@ -71,7 +72,7 @@ NOT_MEMORY_TEXT: dict[str, set[str]] = {
     # Ids, actors and the operation; redacted_by keeps only a keyed fingerprint of the path.
     "stores.HistoricalMemory": {
         "head_version_id", "history_type", "operation", "version_id", "redacted_by", "api_key_id",
-        "version_redacted_by", "actor", "public_id", "run_public_id", "deleted_by",
+        "version_redacted_by", "actor", "public_id", "run_public_id", "deleted_by", "provenance",
     },
     "stores.Memory": {"head_version_id", "redacted_by", "public_id", "deleted_by"},
     "stores.SetAside": {
@@ -88,6 +89,10 @@ NOT_MEMORY_TEXT: dict[str, set[str]] = {
     "jira_link.JiraTicket": {"status", "assignee_account_id", "project_key", "key"},
     # The search index's document: what kind of row it is, and who changed it last (path and body are on REACH).
     "stores.SearchEntry": {"source", "writer_name", "run_public_id"},
+    # A promotion's ids, status, the rule it was opened under and a refused landing's code
+    # (its text, paths and reasons are on REACH).
+    "stores.Promotion": {"public_id", "source_version_id", "status", "rule", "landed_version_id", "failure_code"},
+    "stores.PromotionDecision": {"kind"},
     # Follow-up tasks carry ids only.
     "schedule.OutboxMessage": {"last_error", "kwargs", "task_name"},
     # A review: ids, states and the model's name; its message is the review's own words (what went
@@ -204,6 +209,11 @@ def _scene(world) -> tuple[Memory, list[str], list[str]]:
     with pytest.raises(Refused):
         memory_update(writer=f.agent_writer(world.outsider), store=store, memory_id=memory.public_id,
                       content=f"The {mark} export lands in raw.\n")
+    # A promotion of it, refused (its text and path are copies too).
+    promotion = promotion_propose(user=world.contact, store=store, memory_id=memory.public_id,
+                                  target_store_id=world.practice.public_id, path=f"/lessons/{mark}.md",
+                                  text=f"The {mark} export lands in raw.\n", reason="General.")
+    promotion_refuse(user=world.admin, promotion_id=promotion.public_id, reason="Too specific.")
     run = Run.objects.create(agent=world.agent, project=world.project, ticket_key="ACME-9",
                              token_hash=hash_token(secrets.token_hex(16)))
     RunRecord.objects.create(run=run, project=world.project, created_at=timezone.now(),
@@ -221,6 +231,7 @@ def _scene(world) -> tuple[Memory, list[str], list[str]]:
     # Before the redaction the copies are there, hashes included (the test would see them).
     before = columns_holding([mark, *hashes])
     assert {"stores_memory.content", "stores_setaside.text_sha256", "stores_setaside.base_sha256",
+            "stores_promotion.text", "stores_promotion.path",
             "reviews_reviewproposal.proposed_text", "reviews_reviewproposal.base"} <= set(before)
     assert toast_chunks("stores_memory") > 0 and toast_chunks("stores_historicalmemory") > 0
     return memory, [mark], hashes
