@@ -1,4 +1,4 @@
-"""URLs: the admin, the agent API under /api/, the console under /console/, the Jira webhook."""
+"""URLs: the admin, the agent API under /api/, the console under /console/ (its review pages too), the Jira webhook."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -16,6 +16,7 @@ urlpatterns = [
     path("api/", include("stores.api.people_urls")),
     path("console/records/", include("runs.console.urls")),
     path("console/", include("stores.console.urls")),
+    path("console/", include("reviews.console.urls")),
     path("jira/", include("jira_link.urls")),
 ]
 
