@@ -46,6 +46,7 @@ class Reason(models.TextChoices):
     SET_ASIDE_RESOLVED = "set_aside_resolved", "The set-aside text was used or dismissed already"
     UNKNOWN_VERSION = "unknown_version", "Not a version of this memory"
     VERSION_REDACTED = "version_redacted", "The version was redacted"
+    VERSION_IS_LIVE = "version_is_live", "The version is the live text of a memory not deleted"
     SAVED_COPY_CHANGED = "saved_copy_changed", "The memory was saved again after the merge was made"
     MERGE_UNRESOLVED = "merge_unresolved", "The merged text still holds conflict markers"
     GOVERNANCE_TEMPLATE_INVALID = (
