@@ -56,7 +56,7 @@ class Reason(models.TextChoices):
     ALREADY_APPROVED = "already_approved", "This person approved the promotion already"
 
     # The run API.
-    UNKNOWN_TICKET = "unknown_ticket", "Neither Jira nor the console knows the ticket"
+    UNKNOWN_TICKET = "unknown_ticket", "Neither Jira nor the console knows the ticket (or its project)"
     ENGAGEMENT_CLOSED = "engagement_closed", "The project's engagement has closed"
     CLIENT_BUSY = "client_busy", "An active run for another client works one client at a time"
     AGENT_TOKEN_REQUIRED = "agent_token_required", "Only the agent's own token starts a run"
