@@ -208,6 +208,13 @@ def test_unknown_api_routes_answer_404_in_the_envelope(api, world, settings, met
     assert ("trailing slash" in body["error"]["message"]) == url.endswith("/")
 
 
+@pytest.mark.parametrize("debug", [False, True])
+def test_the_api_pages_still_get_their_trailing_slash(client, settings, debug):
+    settings.DEBUG = debug
+    response = client.get("/api/docs")
+    assert response.status_code == 301 and response["location"] == "/api/docs/"
+
+
 def test_pages_for_people_keep_their_html_404(client):
     response = client.get("/console/no-such-page")
     assert response.status_code in (302, 404)
