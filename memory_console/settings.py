@@ -84,6 +84,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "memory_console.request_ids.RequestIdMiddleware",
+    "memory_console.api_not_found.ApiNotFoundMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "memory_console.csp.ConsoleContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

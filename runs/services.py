@@ -130,14 +130,11 @@ def _project_for_ticket(agent: HostedAgent, raw_key: Any) -> tuple[str, JiraProj
     project_key = issue.project_key if issue is not None else key.rsplit("-", 1)[0]
     project = JiraProject.objects.select_related("client").filter(key__iexact=project_key).first()
     if project is None:
-        if jira_error is not None:
-            raise refusal_error(
-                f"Jira could not be asked about {key} ({jira_error}) and the console has no project {project_key}; "
-                "try again shortly.",
-                code=Reason.JIRA_UNAVAILABLE,
-            )
+        # Not a Jira outage: whatever Jira says, no run starts on a project the console has no
+        # record of, so the answer is the same (and final) whether or not Jira could be asked.
         raise NotFound(
-            f"{key} is in the Jira project {project_key}, which the console does not know.",
+            f"The Jira project {project_key} of {key} is not registered in the console; an operator adds it with "
+            f"`manage.py add_project {project_key} --client NAME`, then the run can start.",
             code=Reason.UNKNOWN_TICKET,
         )
 

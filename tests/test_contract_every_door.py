@@ -78,7 +78,7 @@ def test_the_same_secret_is_refused_alike_at_every_door(api, world, live_server,
         base_sha256=existing.content_sha256, writer_key="agent:legacy", created_by={"type": "api_actor"},
     )
     client.force_login(world.admin)
-    client.post(f"/console/set-asides/{kept.public_id}/use/")
+    client.post(f"/console/set-asides/{kept.public_id}/use/", {"confirm": "1"})
     kept.refresh_from_db()
     assert kept.status == "open"
 

@@ -28,6 +28,8 @@ from .watch import RETRY_SECONDS, HeldFeed, wait_for_work
 
 DEFAULT_INTERVAL = 2.0
 TOKEN_ENV = "MEMORY_SYNC_TOKEN"
+RUN_TOKEN_PREFIX = "mcr_"  # as the console issues them (stores.services.tokens); no Django here
+AGENT_TOKEN_PREFIX = "mca_"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -129,6 +131,7 @@ def _describe(result: PassResult) -> list[str]:
              f"refused {len(result.refused)}" + ("" if result.complete else ", some changes wait for the next pass")]
     lines += [f"  refused {r['path']}: {r['reason_code']} (see {r['path']}.refused)" for r in result.refused]
     lines += [f"  not saved yet {f['path'] or '(change feed)'}: {f['error']}" for f in result.failed]
+    lines += [f"  ignored {i['path']}: {i['why']}; never synced" for i in result.ignored]
     return lines
 
 
@@ -140,6 +143,13 @@ def cmd_checkout(args: argparse.Namespace, out: Output) -> int:
     token = args.token or os.environ.get(TOKEN_ENV)
     if not token:
         raise UsageError(f"give the run token with --token or in {TOKEN_ENV}")
+    if not token.startswith(RUN_TOKEN_PREFIX):
+        # Told apart by prefix: the agent's own token (mca_) starts runs, a run's token (mcr_) syncs.
+        kind = "the agent's own token (mca_...)" if token.startswith(AGENT_TOKEN_PREFIX) else "not a run token"
+        raise UsageError(
+            f"the token given is {kind}; checkout needs the run token ({RUN_TOKEN_PREFIX}...) that "
+            "POST /api/v1/runs answered with (its `token`), so the folder writes as the run"
+        )
     _, summary = Folder.checkout(args.dir, url=args.url, token=token, run_id=args.run)
     out.line(f"checked out {summary['files']} files of run {args.run} into {summary['dir']}")
     for store in summary["stores"]:
@@ -266,6 +276,12 @@ def cmd_answer(args: argparse.Namespace, out: Output) -> int:
     why = args.nothing_to_record.strip()
     if not why:
         raise UsageError("say why there is nothing to record: --nothing-to-record WHY")
+    if folder.no_prompt_issued():
+        # A harness runs `end` then `answer` as one script: with no prompt there is nothing to do,
+        # which is success, not a failure to report.
+        out.line(f"run {folder.run_id} ended with no lesson prompt (it wrote memory): nothing to answer, nothing sent.")
+        out.result({"lesson_answer": None, "no_lesson_prompt": True})
+        return 0
     answered = folder.answer(why)
     out.line(f"answered the lesson prompt of run {folder.run_id}: nothing to record.")
     out.result(answered)

@@ -104,6 +104,7 @@ class Folder(ScanMixin, PushMixin, PullMixin):
         self._known_dirs.clear()  # the agent may have removed folders since the last pass
         try:
             scan = self._scan()
+            self._note_ignored(scan.ignored, result)
             dirty = self._push(scan, result)
             self._lay_out()  # a folder removed wholesale comes back, as at checkout (a few stats)
             self._pull(result, dirty, fetched)
@@ -119,6 +120,14 @@ class Folder(ScanMixin, PushMixin, PullMixin):
         finally:
             self.save()
         return result
+
+    def _note_ignored(self, ignored: dict[str, str], result: PassResult) -> None:
+        """Say each file left out of the sync once: the first pass that sees it, not every pass."""
+        told = set(self.state.get("ignored", []))
+        result.ignored = [{"path": rel, "why": why} for rel, why in sorted(ignored.items()) if rel not in told]
+        if set(ignored) != told:
+            self.state["ignored"] = sorted(ignored)
+            self._dirty_state = True
 
     # Ending the run.
 
@@ -142,6 +151,10 @@ class Folder(ScanMixin, PushMixin, PullMixin):
         self.state["lesson_prompt"] = answer.get("lesson_prompt")
         self.save(force=True)
         return {"lesson_prompt": answer.get("lesson_prompt"), "pass": result}
+
+    def no_prompt_issued(self) -> bool:
+        """True once `end` ended the run here and the console issued no lesson prompt (the run wrote memory)."""
+        return bool(self.state.get("ended")) and not self.state.get("lesson_prompt")
 
     def answer(self, why: str) -> dict[str, Any]:
         """Answer the lesson prompt: nothing to record, and why."""

@@ -142,8 +142,9 @@ class PushMixin(UndoMixin):
         elif answer.status == 409:
             kept = self._keep_losing_text(rel, text)
             message = answer.message or "The saved copy changed first and wins; your text was kept aside."
-            self._undo_or_keep(result, rel, att, entry, self._code(answer),
-                               f"{message}\n{_beside(kept, _set_aside_id(answer))}", keep)
+            if self._undo_or_keep(result, rel, att, entry, self._code(answer),
+                                  f"{message}\n{_beside(kept, _set_aside_id(answer))}", keep):
+                result.pulled += 1  # the console's copy now holds the file: a pull, said in the summary
         else:
             self._undo_or_keep(result, rel, att, entry, self._code(answer), answer.message, keep)
 
@@ -210,6 +211,7 @@ class PushMixin(UndoMixin):
         self._remove(rel)
         self._put(att, att["folder"] + saved["path"], saved["content"] or "", saved["id"], saved["content_sha256"])
         if lost:
+            result.pulled += 1  # the winner's copy replaced the local text
             self._refuse(result, rel, "stale_base",
                          f"Another writer saved {saved['path']} first; its copy wins and is now in the folder. "
                          "Your text was kept aside for a person to fold in."

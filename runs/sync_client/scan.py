@@ -16,8 +16,12 @@ from .state import CONFLICT_SUFFIX, RACY_NS, REFUSED_SUFFIX, _Scan, sha256_bytes
 class ScanMixin(FilesMixin):
     """What changed in the folder since the last pass: changed, new and missing files."""
 
-    def _walk(self, directory: str, rel_dir: str) -> Iterator[tuple[str, os.stat_result]]:
-        """Every regular file below ``directory`` as (path relative to the folder, stat), one stat each."""
+    def _walk(self, directory: str, rel_dir: str,
+              ignored: dict[str, str] | None = None) -> Iterator[tuple[str, os.stat_result]]:
+        """Every regular file below ``directory`` as (path relative to the folder, stat), one stat each.
+
+        What is left out (hidden files and folders, links, devices) goes into ``ignored``, with why.
+        """
         try:
             entries = list(os.scandir(directory))
         except (FileNotFoundError, NotADirectoryError):
@@ -25,15 +29,22 @@ class ScanMixin(FilesMixin):
         for entry in entries:
             name = entry.name
             if name.startswith("."):
-                continue  # hidden files are never memories (and never uploaded)
+                # Hidden files are never memories (and never uploaded).
+                if ignored is not None:
+                    ignored[f"{rel_dir}/{name}"] = "hidden (its name starts with a dot)"
+                continue
             try:
                 st = entry.stat(follow_symlinks=False)
             except FileNotFoundError:
                 continue
             if stat.S_ISDIR(st.st_mode):
-                yield from self._walk(entry.path, f"{rel_dir}/{name}")
-            elif stat.S_ISREG(st.st_mode) and not name.endswith((REFUSED_SUFFIX, CONFLICT_SUFFIX)):
-                yield f"{rel_dir}/{name}", st
+                yield from self._walk(entry.path, f"{rel_dir}/{name}", ignored)
+            elif stat.S_ISREG(st.st_mode):
+                if not name.endswith((REFUSED_SUFFIX, CONFLICT_SUFFIX)):
+                    yield f"{rel_dir}/{name}", st
+            elif ignored is not None:
+                why = "a symbolic link" if stat.S_ISLNK(st.st_mode) else "not a regular file"
+                ignored[f"{rel_dir}/{name}"] = why + " (only regular files are memories)"
 
     def _scan(self) -> _Scan:
         scan = _Scan()
@@ -43,7 +54,7 @@ class ScanMixin(FilesMixin):
         # deeper one would win: a file is counted once, under the store _att_for names.
         nested = any(a is not b and b["folder"].startswith(a["folder"] + "/") for a in self.stores for b in self.stores)
         for att in self.stores:
-            for rel, st in self._walk(str(self.root / att["folder"]), att["folder"]):
+            for rel, st in self._walk(str(self.root / att["folder"]), att["folder"], scan.ignored):
                 if nested and self._att_for(rel) is not att:
                     continue
                 entry = self.files.get(rel)

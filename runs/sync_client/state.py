@@ -91,6 +91,8 @@ class PassResult:
     deleted: int = 0
     refused: list[dict[str, str]] = field(default_factory=list)
     failed: list[dict[str, str]] = field(default_factory=list)
+    # Files the folder holds but never syncs, said once (the pass that first sees each).
+    ignored: list[dict[str, str]] = field(default_factory=list)
     complete: bool = True
 
     def as_json(self) -> dict[str, Any]:
@@ -100,6 +102,7 @@ class PassResult:
             "deleted": self.deleted,
             "refused": self.refused,
             "failed": self.failed,
+            "ignored": self.ignored,
             "complete": self.complete,
         }
 
@@ -113,6 +116,7 @@ class PassResult:
         self.deleted += other.deleted
         self.refused += other.refused
         self.failed += other.failed
+        self.ignored += other.ignored
         self.complete = self.complete and other.complete
 
 
@@ -121,6 +125,7 @@ class _Scan:
     changed: dict[str, bytes] = field(default_factory=dict)
     new: dict[str, bytes] = field(default_factory=dict)
     missing: list[str] = field(default_factory=list)
+    ignored: dict[str, str] = field(default_factory=dict)  # path -> why it is not synced
 
 
 def sha256_bytes(data: bytes) -> str:

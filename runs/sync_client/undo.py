@@ -56,9 +56,11 @@ class UndoMixin(FilesMixin):
         return {m["id"]: {**m, "memory_store_id": s["memory_store_id"]}
                 for s in answer["stores"] for m in s["memories"]}
 
-    def _undo_or_keep(self, result, rel, att, entry, code, message, keep, copies=None) -> None:
+    def _undo_or_keep(self, result, rel, att, entry, code, message, keep, copies=None) -> bool:
+        """Put the saved copy back and say why (True), or keep the file for the next pass (False)."""
         if self._restore(result, rel, att, entry, copies):
             self._refuse(result, rel, code, message)
-        else:
-            keep(rel)
+            return True
+        keep(rel)
+        return False
 

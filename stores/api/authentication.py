@@ -73,6 +73,23 @@ def writer_for_token(token: str, door: str = "api") -> Writer | None:
     return Writer(user=row.user, api_key_id=row.key_id, door=door)  # type: ignore[arg-type]
 
 
+def deactivated_agent_of_token(token: str) -> str | None:
+    """The name of the deactivated agent a token (its own, or one of its runs') would otherwise stand for.
+
+    Asked only once a token failed, so the 401 can say the one thing that is wrong.
+    """
+    digest = hash_token(token)
+    if token.startswith(RUN_TOKEN_PREFIX):
+        run = run_for_token_hash(digest)
+        return run.agent.name if run is not None and not run.agent.active else None
+    row = ApiToken.objects.select_related("agent").filter(token_hash=digest, enabled=True).first()
+    if row is None or row.agent_id is None or row.agent.active:
+        return None
+    if row.expires_at is not None and row.expires_at <= timezone.now():
+        return None
+    return row.agent.name
+
+
 class TokenAuthentication(authentication.BaseAuthentication):
     def authenticate(self, request):
         token = token_from_request(request)
@@ -80,6 +97,12 @@ class TokenAuthentication(authentication.BaseAuthentication):
             return None
         writer = writer_for_token(token)
         if writer is None:
+            name = deactivated_agent_of_token(token)
+            if name is not None:
+                raise exceptions.AuthenticationFailed(
+                    f"The API key is valid, but agent {name} is deactivated: it reads and writes nothing until "
+                    f"an operator reactivates it with `manage.py set_agent {name} --active`."
+                )
             raise exceptions.AuthenticationFailed(
                 "The API key is not valid: it is unknown, disabled or expired, its run has ended, or its "
                 "agent or account is deactivated."

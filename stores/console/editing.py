@@ -15,7 +15,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
 
 from stores.console_checks.detectors.secrets import redact as redact_secrets
 from stores.console_checks.reasons import Reason
@@ -146,6 +146,13 @@ def memory_edit_view(request: HttpRequest, store_id: str, memory_id: str) -> Htt
         return _render_edit(request, store, saved, form, status=409, **context)
     if result.changed:
         messages.success(request, f"Saved {result.memory.path} as a new version.")
+        if redact_secrets(memory.content) != memory.content and redact_secrets(data["content"]) == data["content"]:
+            # The edit took a secret out of the live text only; every older version still holds it.
+            messages.warning(
+                request,
+                "The old text, secret included, stays in this file's versions. To remove it for good, Delete "
+                "the file, then choose Redact all versions under Recently deleted.",
+            )
     else:
         messages.info(request, "Nothing to save: the text and the path are as they were.")
     return redirect("console:memory", store_id=store.public_id, memory_id=memory.public_id)
@@ -185,16 +192,26 @@ def memory_new_view(request: HttpRequest, store_id: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def memory_revert_view(request: HttpRequest, store_id: str, memory_id: str, version_id: str) -> HttpResponse:
-    """Revert to this version: its text comes back as a new version, through the checks."""
+    """Revert to this version: a confirmation (path, the version, its difference from the current
+    text, a reason), then, on a POST that confirms, its text comes back as a new version, through the checks."""
     store = _store_or_404(request, store_id)
     memory = _memory_or_404(store, memory_id)
-    form = RevertForm(request.POST)
-    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    form = RevertForm(request.POST if request.method == "POST" else None)
     version = memory.history.filter(version_id=version_id).first()
     if version is None:
         raise Http404("No such version.")
+    if request.method == "GET" or "confirm" not in request.POST or not form.is_valid():
+        # A one-click POST (an old page, a script) is shown the confirmation too, never applied.
+        old_text = "" if version.version_redacted_at else version.content
+        context = {
+            "store": store, "memory": memory, "version": version, "form": form,
+            "diff": text_diff(memory.content, old_text, old_label="current text", new_label=f"version {version_id}"),
+        }
+        status = 400 if request.method == "POST" and form.is_bound and not form.is_valid() else 200
+        return render(request, "console/memory_revert_confirm.html", context, status=status)
+    reason = form.cleaned_data["reason"]
     try:
         saved, changed = memory_revert(
             writer=_writer(request), store=store, memory_id=memory.public_id, version_id=version_id, reason=reason

@@ -124,7 +124,13 @@ class MemoryCreateForm(forms.Form):
 class RevertForm(forms.Form):
     """Why an older version's text comes back (optional)."""
 
-    reason = forms.CharField(required=False, max_length=1900)
+    reason = forms.CharField(
+        required=False,
+        max_length=1900,
+        label="Reason (optional)",
+        widget=forms.TextInput(attrs={"placeholder": "Why this version's text comes back"}),
+        help_text="Kept with the new version. Never paste a secret.",
+    )
 
 
 class MergeForm(forms.Form):

@@ -2,7 +2,7 @@
 
 The view reads the form, narrows the stores to the ones this person may see, and calls the one
 search service (stores.services.search). A store named in the filter that the person may not
-see answers 404 exactly like a store that does not exist.
+see answers the same form error (400) as a store that does not exist.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.safestring import SafeString
@@ -92,7 +92,10 @@ def search_view(request: HttpRequest) -> HttpResponse:
     if data["store"]:
         chosen = next((s for s in visible.values() if s.public_id == data["store"]), None)
         if chosen is None:
-            raise Http404("No such memory store.")
+            # Unseen and unknown read alike: which stores exist outside the person's scope stays unsaid.
+            form.add_error("store", f"No store {data['store']} among the stores you may see: pick one from "
+                                    "the list, or search every store.")
+            return render(request, "console/search.html", context, status=400)
         store_ids = [chosen.pk]
     filters = {
         "folder": data["folder"].strip(),

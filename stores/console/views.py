@@ -538,10 +538,33 @@ def _set_aside_action(request: HttpRequest, set_aside_id: str, action) -> tuple[
     return set_aside, True
 
 
+def _set_aside_confirm(request: HttpRequest, set_aside_id: str, action: str) -> HttpResponse | None:
+    """The confirmation page for Use or Dismiss; None once a POST confirms it.
+
+    A POST without ``confirm`` (a one-click form of an old page) is shown the page too, never applied.
+    """
+    if request.method == "POST" and "confirm" in request.POST:
+        return None
+    set_aside = _set_aside_or_404(request, set_aside_id)
+    memory = set_aside.memory
+    context = {
+        "store": set_aside.store,
+        "set_aside": set_aside,
+        "memory": memory,
+        "action": action,
+        "created_by": actor_name(set_aside.created_by),
+        "diff": text_diff(memory.content, set_aside.text, old_label="saved copy", new_label="set-aside text"),
+    }
+    return render(request, "console/set_aside_confirm.html", context)
+
+
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def set_aside_use_view(request: HttpRequest, set_aside_id: str) -> HttpResponse:
-    """Use: the set-aside text becomes a new version, through the checks, written by this person."""
+    """Use: after a confirmation, the set-aside text becomes a new version, through the checks, written by this person."""
+    page = _set_aside_confirm(request, set_aside_id, "use")
+    if page is not None:
+        return page
     set_aside, done = _set_aside_action(request, set_aside_id, set_aside_use)
     if not done:
         return redirect("console:set_aside", set_aside_id=set_aside.public_id)
@@ -550,9 +573,12 @@ def set_aside_use_view(request: HttpRequest, set_aside_id: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def set_aside_dismiss_view(request: HttpRequest, set_aside_id: str) -> HttpResponse:
-    """Dismiss: the saved copy stays as it is; who dismissed the text and when is recorded."""
+    """Dismiss, after a confirmation: the saved copy stays as it is; who dismissed the text and when is recorded."""
+    page = _set_aside_confirm(request, set_aside_id, "dismiss")
+    if page is not None:
+        return page
     set_aside, done = _set_aside_action(request, set_aside_id, set_aside_dismiss)
     if not done:
         return redirect("console:set_aside", set_aside_id=set_aside.public_id)

@@ -46,6 +46,7 @@ class Reason(models.TextChoices):
     SET_ASIDE_RESOLVED = "set_aside_resolved", "The set-aside text was used or dismissed already"
     UNKNOWN_VERSION = "unknown_version", "Not a version of this memory"
     VERSION_REDACTED = "version_redacted", "The version was redacted"
+    VERSION_IS_LIVE = "version_is_live", "The version is the live text of a memory not deleted"
     SAVED_COPY_CHANGED = "saved_copy_changed", "The memory was saved again after the merge was made"
     MERGE_UNRESOLVED = "merge_unresolved", "The merged text still holds conflict markers"
     PROPOSAL_DECIDED = "proposal_decided", "The review's proposal was adopted, dismissed or refused already"
@@ -56,7 +57,7 @@ class Reason(models.TextChoices):
     ALREADY_APPROVED = "already_approved", "This person approved the promotion already"
 
     # The run API.
-    UNKNOWN_TICKET = "unknown_ticket", "Neither Jira nor the console knows the ticket"
+    UNKNOWN_TICKET = "unknown_ticket", "Neither Jira nor the console knows the ticket (or its project)"
     ENGAGEMENT_CLOSED = "engagement_closed", "The project's engagement has closed"
     CLIENT_BUSY = "client_busy", "An active run for another client works one client at a time"
     AGENT_TOKEN_REQUIRED = "agent_token_required", "Only the agent's own token starts a run"

@@ -82,8 +82,16 @@ def path_conflict(store: Store, path: str, *, exclude_pk: int | None = None) -> 
     return live.filter(_conflict_q(path)).order_by("path").first()
 
 
-def _raise_conflict(conflict: Memory, path: str, *, set_aside: dict[str, Any] | None = None) -> None:
-    if conflict.path == path:
+def _raise_conflict(
+    conflict: Memory, path: str, *, set_aside: dict[str, Any] | None = None, moving: Memory | None = None
+) -> None:
+    """Raise the 409 for ``path`` being in the way of ``conflict``; ``moving`` is the memory a rename moves."""
+    if conflict.path == path and moving is not None:
+        message = (
+            f"Cannot rename memory {moving.public_id} to {path}: that path is taken by memory "
+            f"{conflict.public_id}. Pick another path, or delete {conflict.public_id} first."
+        )
+    elif conflict.path == path:
         message = f"A memory already exists at {path}; update it by id instead of creating it again."
     elif path.startswith(conflict.path + "/"):
         message = f"{conflict.path} is a memory, so {path} cannot be placed below it."
@@ -271,7 +279,7 @@ def memory_update(
                         "writer_key": writer.key,
                         "actor": writer.actor,
                     }
-                _raise_conflict(conflict, new_path, set_aside=kept)
+                _raise_conflict(conflict, new_path, set_aside=kept, moving=memory)
             memory.path = new_path
         if changed_content:
             memory.content = content

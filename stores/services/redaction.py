@@ -29,7 +29,7 @@ from schedule.outbox import enqueue_on_commit
 from stores.console_checks.reasons import Reason
 from stores.console_checks.request import ChangeRequest, Writer
 from stores.console_checks.when import PATH_FINGERPRINT_KEY, path_fingerprint
-from stores.errors import InvalidRequest, NotFound
+from stores.errors import Conflict, InvalidRequest, NotFound
 from stores.models import Memory, Promotion, PromotionDecision, Refusal, SetAside, SetAsideStatus, Store
 from stores.operations import Operation
 
@@ -308,12 +308,26 @@ def memory_redact_all_versions(*, writer: Writer, store: Store, memory_id: str, 
 
 
 def version_redact(*, writer: Writer, store: Store, version_id: str):
-    """Blank one version's text and path (admins, through the API). Repeating it changes nothing."""
+    """Blank one version's text and path (admins, through the API). Repeating it changes nothing.
+
+    The head version of a memory not deleted is refused (409 ``version_is_live``): its text is the
+    memory's live text, which blanking the version alone would leave readable.
+    """
     require_console_admin(writer, "Only console admins redact versions.", store)
     with transaction.atomic():
         version = Memory.history.filter(version_id=version_id, store_id=store.pk).first()
         if version is None:
             raise NotFound(f"No version {version_id} in store {store.public_id}.")
+        live = Memory.objects.filter(
+            pk=version.id, deleted_at__isnull=True, redacted_at__isnull=True, head_version_id=version_id
+        ).first()
+        if live is not None and version.version_redacted_at is None:
+            raise Conflict(
+                f"Version {version_id} is the live text of memory {live.public_id}, which is not deleted: "
+                "redacting it would leave that text readable. Delete the memory first, then redact its "
+                "versions; or edit the text out of the memory and redact this (then older) version.",
+                code=Reason.VERSION_IS_LIVE,
+            )
         if version.version_redacted_at is None:
             Memory.history.filter(pk=version.pk).update(
                 **REDACTED_VERSION_FIELDS, version_redacted_at=timezone.now(), version_redacted_by=writer.actor

@@ -63,13 +63,22 @@ def test_edit_with_preview_then_revert(page, live_server, world):  # noqa: F811
     # Revert to the first version: its text comes back as a new version.
     first = saved.history.order_by("history_id").first()
     row = page.locator("tr", has_text=first.version_id)
-    row.locator("button:has-text('Revert to this version')").click()
+    row.locator("a:has-text('Revert to this version')").click()
+    # A confirmation first: the path, the version brought back, its difference, a reason.
+    page.wait_for_url(memory_url(live_server, memory) + f"versions/{first.version_id}/revert/")
+    assert first.version_id in page.locator("h1 + .panel").inner_text()
+    assert page.locator(".diff").count() == 1
+    page.fill("input[name=reason]", "Back to the agreed wording.")
+    shot(page, "revert-00-confirm")
+    page.locator("button:has-text('Revert')").click()
     page.wait_for_url(memory_url(live_server, memory))
     assert f"Reverted /conventions/naming.md to version {first.version_id}" in page.locator(".messages").inner_text()
     assert page.locator(".markdown h2").count() == 0
     shot(page, "revert-01-done")
     reverted = Memory.objects.get(pk=memory.pk)
     assert reverted.content == LIVE_TEXT and reverted.history.count() == 3
+    head = reverted.history.order_by("-history_id").first()
+    assert head.history_change_reason.endswith(": Back to the agreed wording.")
 
 
 @pytest.mark.django_db(transaction=True)

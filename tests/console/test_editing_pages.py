@@ -9,6 +9,7 @@ import string
 import pytest
 
 from stores.models import Memory, Refusal, SetAside
+from stores.services.content import sha256_hex
 from stores.services.memories import memory_update
 from stores.services.redaction import version_redact
 from tests import factories as f
@@ -91,7 +92,7 @@ def test_new_file_page_by_role(signed_in, scene, role):
 @pytest.mark.parametrize("role", ROLES)
 def test_revert_by_role(signed_in, scene, role):
     client = signed_in(role)
-    response = client.post(revert_url(scene, first_version(scene.live).version_id), {"reason": ""})
+    response = client.post(revert_url(scene, first_version(scene.live).version_id), {"reason": "", "confirm": "1"})
     check_outcome(response, role, 302)
     assert (Memory.objects.get(pk=scene.live.pk).content == LIVE_TEXT) == (OUTCOME[role] == "ok")
 
@@ -136,9 +137,9 @@ def test_the_admin_edits_the_practice_toolset_and_shared_stores(signed_in, world
 def test_the_memory_page_offers_edit_and_revert_on_older_versions_only(signed_in, scene):
     body = signed_in("contact").get(f"/console/stores/{scene.store.public_id}/memories/{scene.live.public_id}/").content.decode()
     assert edit_url(scene) in body
-    forms = [a["action"] for tag, a in tags_in(body) if tag == "form" and "/revert/" in a.get("action", "")]
+    links = [a["href"] for tag, a in tags_in(body) if tag == "a" and "/revert/" in a.get("href", "")]
     versions = list(scene.live.history.order_by("-history_id"))
-    assert forms == [revert_url(scene, v.version_id) for v in versions[1:]]
+    assert links == [revert_url(scene, v.version_id) for v in versions[1:]]
     assert body.count("Revert to this version") == len(versions) - 1
 
 
@@ -209,6 +210,29 @@ def test_a_secret_in_an_edit_is_shown_by_its_type_in_the_passage(signed_in, scen
     assert token not in refusal.message and refusal.door == "console"
 
 
+def test_an_edit_that_takes_a_secret_out_says_the_old_text_stays_in_the_versions(signed_in, scene):
+    token = "gh" + "p_" + "".join(random_source.choice(string.ascii_letters + string.digits) for _ in range(36))
+    # A note saved before the detector knew this kind of secret (set here below the services on purpose).
+    leaky = scene.live.content + f"\nSigns in with {token}.\n"
+    Memory.objects.filter(pk=scene.live.pk).update(content=leaky, content_sha256=sha256_hex(leaky))
+    Memory.history.filter(version_id=scene.live.head_version_id).update(
+        content=leaky, content_sha256=sha256_hex(leaky)
+    )
+    client = signed_in("contact")
+    response = client.post(edit_url(scene), edit_form(scene, content=scene.live.content, reason="Secret out."),
+                           follow=True)
+    notices = " ".join(messages_of(response))
+    assert response.status_code == 200
+    assert "stays in this file's versions" in notices and "Delete the file, then choose Redact all versions" in notices
+    assert token not in Memory.objects.get(pk=scene.live.pk).content
+    # An ordinary edit says nothing of the kind.
+    fresh = Memory.objects.get(pk=scene.live.pk)
+    plain = client.post(edit_url(scene), edit_form(scene, content=fresh.content + "More.\n",
+                                                   opened_version=fresh.head_version_id), follow=True)
+    assert "Saved " in " ".join(messages_of(plain))
+    assert "stays in this file's versions" not in " ".join(messages_of(plain))
+
+
 def test_an_edit_that_lost_to_a_newer_save_shows_both_texts_and_offers_merge(signed_in, world, scene):
     form = edit_form(scene, content=LIVE_TEXT + "\nThe person's line.\n", reason="mine")
     agent_text = scene.live.content + "\nThe agent's newer line.\n"
@@ -270,7 +294,7 @@ def test_new_file_page_offers_the_folder_and_the_store_page_links_to_it(signed_i
 
 def test_revert_says_what_happened(signed_in, scene):
     first = first_version(scene.live)
-    response = signed_in("contact").post(revert_url(scene, first.version_id), follow=True)
+    response = signed_in("contact").post(revert_url(scene, first.version_id), {"confirm": "1"}, follow=True)
     memory = Memory.objects.get(pk=scene.live.pk)
     assert memory.content == LIVE_TEXT
     assert f"Reverted /conventions/naming.md to version {first.version_id}: its text is the new version " \
@@ -282,7 +306,7 @@ def test_revert_to_a_redacted_version_is_refused_and_not_offered(signed_in, worl
     version_redact(writer=f.person_writer(world.admin, door="api"), store=scene.store, version_id=first.version_id)
     admin = signed_in("admin")
     before = Memory.objects.get(pk=scene.live.pk).head_version_id
-    response = admin.post(revert_url(scene, first.version_id))
+    response = admin.post(revert_url(scene, first.version_id), {"confirm": "1"})
     assert response.status_code == 400
     assert "version_redacted" in response.content.decode() and "Not reverted" in response.content.decode()
     assert Memory.objects.get(pk=scene.live.pk).head_version_id == before
@@ -299,17 +323,36 @@ def test_revert_to_a_text_now_refused_says_why(signed_in, world):
     world.client.repositories = ["ada-tools"]
     world.client.save()
     url = f"/console/stores/{store.public_id}/memories/{memory.public_id}/versions/{old}/revert/"
-    response = signed_in("admin").post(url)
+    response = signed_in("admin").post(url, {"confirm": "1"})
     assert response.status_code == 400
     body = response.content.decode()
     assert "client_detail" in body and "ada-tools" in body
     assert Memory.objects.get(pk=memory.pk).content == "The loader runs at 06:00.\n"
 
 
-def test_revert_is_post_only_and_an_unknown_version_is_404(signed_in, scene):
+def test_revert_asks_first_showing_path_version_difference_and_a_reason(signed_in, scene):
     carol = signed_in("contact")
-    assert carol.get(revert_url(scene, first_version(scene.live).version_id)).status_code == 405
-    assert carol.post(revert_url(scene, "memver_nope")).status_code == 404
+    first = first_version(scene.live)
+    before = Memory.objects.get(pk=scene.live.pk).head_version_id
+    for response in (carol.get(revert_url(scene, first.version_id)),
+                     carol.post(revert_url(scene, first.version_id), {"reason": "one click"})):
+        assert response.status_code == 200
+        body = response.content.decode()
+        assert "Revert to this version" in body and scene.live.path in body and first.version_id in body
+        assert "Difference (current text" in body and 'name="reason"' in body and 'name="confirm"' in body
+        assert response.context["diff"]  # the current text against the version brought back
+    assert Memory.objects.get(pk=scene.live.pk).head_version_id == before  # nothing applied without confirm
+    response = carol.post(revert_url(scene, first.version_id), {"reason": "Back to the agreed wording.", "confirm": "1"})
+    assert response.status_code == 302
+    memory = Memory.objects.get(pk=scene.live.pk)
+    assert memory.content == LIVE_TEXT
+    assert memory.history.get(version_id=memory.head_version_id).history_change_reason.endswith(": Back to the agreed wording.")
+
+
+def test_an_unknown_version_is_404(signed_in, scene):
+    carol = signed_in("contact")
+    assert carol.get(revert_url(scene, "memver_nope")).status_code == 404
+    assert carol.post(revert_url(scene, "memver_nope"), {"confirm": "1"}).status_code == 404
 
 
 # --- Merge -------------------------------------------------------------------------------------------

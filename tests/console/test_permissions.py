@@ -122,12 +122,12 @@ ACTIONS = {
     ),
     "use set-aside": (
         lambda s: f"/console/set-asides/{s.set_aside.public_id}/use/",
-        {},
+        {"confirm": "1"},
         {"set-aside": "used"},
     ),
     "dismiss set-aside": (
         lambda s: f"/console/set-asides/{s.set_aside.public_id}/dismiss/",
-        {},
+        {"confirm": "1"},
         {"set-aside": "dismissed"},
     ),
 }

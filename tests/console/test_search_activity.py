@@ -100,12 +100,16 @@ def test_search_filters(signed_in, world, notes):
     assert client.get("/console/search/", {"q": "orders", "after": "not a date"}).status_code == 400
 
 
-def test_a_store_the_person_may_not_see_is_a_plain_404(signed_in, world, notes):
+def test_a_store_the_person_may_not_see_is_the_same_form_error_as_an_unknown_one(signed_in, world, notes):
     client = signed_in("contact")
-    hidden = client.get("/console/search/", {"q": "orders", "store": world.other_project.store.public_id})
-    missing = client.get("/console/search/", {"q": "orders", "store": "memstore_doesnotexist"})
-    assert hidden.status_code == missing.status_code == 404
-    assert without_csrf(hidden.content) == without_csrf(missing.content)
+    other = world.other_project.store.public_id
+    hidden = client.get("/console/search/", {"q": "orders", "store": other})
+    missing = client.get("/console/search/", {"q": "orders", "store": "memstore_bogus"})
+    assert hidden.status_code == missing.status_code == 400
+    assert "No store memstore_bogus among the stores you may see" in missing.content.decode()
+    assert "search every store" in missing.content.decode()
+    assert b"Other orders" not in hidden.content
+    assert without_csrf(hidden.content).replace(other.encode(), b"memstore_bogus") == without_csrf(missing.content)
 
 
 def test_search_needs_a_login(client):

@@ -105,7 +105,8 @@ def test_a_change_through_one_instance_reaches_a_folder_synced_through_the_other
     assert once(folder)["pushed"] == 1
     served = a.call("GET", f"{memories(world.project_store)}/{flaky.public_id}", cyd_token)
     assert served.status_code == 200 and served.json()["content"] == local
-    assert once(folder) == {"pushed": 0, "pulled": 0, "deleted": 0, "refused": [], "failed": [], "complete": True}
+    assert once(folder) == {"pushed": 0, "pulled": 0, "deleted": 0, "refused": [], "failed": [], "ignored": [],
+        "complete": True}
     instances.alive()
 
 

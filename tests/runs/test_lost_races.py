@@ -88,13 +88,15 @@ def test_both_sides_changed_memory_sync_keeps_the_local_text(api, world, live_se
 
     result = once(folder)
     assert result["refused"] == [{"path": "project/issues/flaky.md", "reason_code": "stale_base"}]
+    assert result["pulled"] == 1  # the console's copy came into the folder: counted
     assert (folder / "project/issues/flaky.md").read_text() == SAVED_FIRST  # the winner's copy
     assert (folder / "project/issues/flaky.md.conflict").read_text() == local  # the local text, beside it
     assert "flaky.md.conflict" in refused(folder, "project/issues/flaky.md")[1]
     [aside] = SetAside.objects.filter(memory=raced)
     assert LOCAL_LINE in aside.text  # and kept aside by the console for a person
     # The copy beside the file is never uploaded, and the next pass has nothing to do.
-    assert once(folder) == {"pushed": 0, "pulled": 0, "deleted": 0, "refused": [], "failed": [], "complete": True}
+    assert once(folder) == {"pushed": 0, "pulled": 0, "deleted": 0, "refused": [], "failed": [], "ignored": [],
+        "complete": True}
     assert not Memory.objects.filter(path__endswith=".conflict").exists()
 
 
@@ -115,6 +117,7 @@ def test_a_losing_create_keeps_its_text_beside_the_file_and_the_folder_gets_the_
 
     result = once(b)
     assert result["refused"] == [{"path": "project/solutions/merge-key.md", "reason_code": "stale_base"}]
+    assert result["pulled"] == 1
     assert (b / "project/solutions/merge-key.md").read_text() == winner
     assert (b / "project/solutions/merge-key.md.conflict").read_text() == loser
     assert "merge-key.md.conflict" in refused(b, "project/solutions/merge-key.md")[1]

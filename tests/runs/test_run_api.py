@@ -75,7 +75,7 @@ def test_instructions_carry_standing_decisions_and_the_governance_template(api, 
         ("a person's token", "contact", "ACME-1", 403, "not_a_hosted_agent"),
         ("an agent in no pod, Jira not configured", "outsider", "ACME-1", 403, "jira_unavailable"),
         ("a malformed key", "agent", "not a key", 404, "unknown_ticket"),
-        ("an unknown project, Jira not configured", "agent", "ZZZ-1", 403, "jira_unavailable"),
+        ("an unknown project, Jira not configured", "agent", "ZZZ-1", 404, "unknown_ticket"),
     ],
 )
 def test_start_refusals_without_jira(api, world, label, who, ticket, status, code):
@@ -129,6 +129,21 @@ def test_start_refuses_a_ticket_of_a_project_the_console_does_not_know(api, worl
     jira_standin.set_issue("NEW-1", "NEW", "acc-ada")
     response = start(api, world.agent_token, "NEW-1")
     assert response.status_code == 404 and error_code(response) == "unknown_ticket"
+    assert "project NEW of NEW-1 is not registered in the console" in response.json()["error"]["message"]
+    assert "add_project NEW" in response.json()["error"]["message"]
+
+
+def test_jira_down_and_a_project_the_console_does_not_know_is_not_a_transient_refusal(
+    api, world, jira_standin, settings
+):
+    """Whatever Jira would say, the console has no project NOPE: a final 404, not "try again shortly"."""
+    settings.JIRA_TIMEOUT_SECONDS = 0.3
+    jira_standin.down()
+    response = start(api, world.agent_token, "NOPE-1")
+    assert response.status_code == 404 and error_code(response) == "unknown_ticket"
+    message = response.json()["error"]["message"]
+    assert "project NOPE of NOPE-1 is not registered in the console" in message and "add_project NOPE" in message
+    assert "try again" not in message.lower()
 
 
 def test_jira_down_allows_the_pod_and_refuses_the_rest(api, world, jira_standin, settings):

@@ -232,6 +232,10 @@ def test_end_pushes_last_changes_and_a_routine_run_gets_no_prompt(api, world, li
     code, body = sync("end", str(folder), "--worked-past-error")
     assert code == 0 and body == {"lesson_prompt": None}  # it saved a note, so it is not asked
     assert Memory.objects.filter(path="/issues/late.md").exists()
+    # The README's `end` then `answer` holds as a script: no prompt, nothing to answer, exit 0.
+    code, body = sync("answer", str(folder), "--nothing-to-record", "Routine fix; nothing new.")
+    assert code == 0 and body == {"lesson_answer": None, "no_lesson_prompt": True}
+    assert Run.objects.get(public_id=run["id"]).lesson_why == ""
     code, body = sync("once", str(folder))
     assert code == 1 and "no longer accepts the run token" in body["error"]
 
@@ -284,3 +288,38 @@ def test_a_change_in_the_console_reaches_a_watched_folder_within_seconds(api, wo
         stop.set()
         watcher.join(timeout=30)
     assert codes == [0]
+
+
+@live
+def test_checkout_refuses_the_agents_own_token(api, world, live_server, tmp_path):
+    run = started(api, world.agent_token)
+    folder = tmp_path / "run"
+    code, body = sync("checkout", str(folder), "--url", live_server.url, "--token", world.agent_token,
+                      "--run", run["id"])
+    assert code == 2
+    assert "the agent's own token (mca_...)" in body["stderr"] and "run token (mcr_...)" in body["stderr"]
+    assert not folder.exists()
+
+
+@live
+def test_ignored_files_are_said_once_with_why(api, world, live_server, tmp_path):
+    run = started(api, world.agent_token)
+    folder = tmp_path / "run"
+    checkout(folder, live_server.url, run)
+    (folder / "project/issues/.hidden.md").write_text("# Hidden\nNot a memory.\n")
+    outside = tmp_path / "outside.md"
+    outside.write_text("# Outside\nNot in the folder.\n")
+    (folder / "project/issues/linked.md").symlink_to(outside)
+    first = once(folder)
+    assert first["ignored"] == [
+        {"path": "project/issues/.hidden.md", "why": "hidden (its name starts with a dot)"},
+        {"path": "project/issues/linked.md", "why": "a symbolic link (only regular files are memories)"},
+    ]
+    assert first["pushed"] == 0
+    assert once(folder)["ignored"] == []  # said once, not every pass
+    out, err = io.StringIO(), io.StringIO()
+    (folder / "project/issues/.other.md").write_text("x")
+    assert main(["once", str(folder)], stdout=out, stderr=err) == 0
+    assert "ignored project/issues/.other.md: hidden (its name starts with a dot); never synced" in out.getvalue()
+    assert not Memory.objects.filter(path__contains="hidden").exists()
+    assert not Memory.objects.filter(path__contains="linked").exists()

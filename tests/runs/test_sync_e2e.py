@@ -47,7 +47,8 @@ def test_two_folders_on_one_project_store(api, world, live_server, tmp_path):
     assert (b / "project/conventions/naming.md").read_text() == naming.read_text()
     assert (b / "project/solutions/merge-key.md").read_text().startswith("# Merge key")
     assert not (b / "agent/tools.md").exists()  # ada's own store is not cyd's
-    assert once(b) == {"pushed": 0, "pulled": 0, "deleted": 0, "refused": [], "failed": [], "complete": True}
+    assert once(b) == {"pushed": 0, "pulled": 0, "deleted": 0, "refused": [], "failed": [], "ignored": [],
+        "complete": True}
 
     # A refused note is undone in the folder with its reason beside it, and never reaches the store.
     (a / "project/notes.md").write_text("# Loose note\nSomething.\n")

@@ -197,13 +197,22 @@ def test_a_body_nested_thousands_deep_is_400(api, world):
 # Routes nothing answers, and crashes ---------------------------------------------------------
 
 
+@pytest.mark.parametrize("debug", [False, True])
 @pytest.mark.parametrize("method", ["get", "post", "delete"])
 @pytest.mark.parametrize("url", [f"{BASE}/", "/api/v1/memory_stores/{sid}/memories/", "/api/v1/nothing", "/api/v2"])
-def test_unknown_api_routes_answer_404_in_the_envelope(api, world, method, url):
+def test_unknown_api_routes_answer_404_in_the_envelope(api, world, settings, method, url, debug):
+    settings.DEBUG = debug  # `make run` has DEBUG on: still the envelope, never Django's debug page
     api.as_token(world.agent_token)
     response = getattr(api, method)(url.format(sid=world.agent.store.public_id))
     body = assert_envelope(response, 404, "not_found_error")
     assert ("trailing slash" in body["error"]["message"]) == url.endswith("/")
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_the_api_pages_still_get_their_trailing_slash(client, settings, debug):
+    settings.DEBUG = debug
+    response = client.get("/api/docs")
+    assert response.status_code == 301 and response["location"] == "/api/docs/"
 
 
 def test_pages_for_people_keep_their_html_404(client):

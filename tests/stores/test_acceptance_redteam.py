@@ -571,7 +571,7 @@ def test_the_same_bad_change_is_refused_alike_at_every_door(api, world, live_ser
             base_sha256=existing.content_sha256, writer_key="agent:legacy", created_by={"type": "api_actor"},
         )
         client.force_login(world.admin)
-        client.post(f"/console/set-asides/{kept.public_id}/use/")
+        client.post(f"/console/set-asides/{kept.public_id}/use/", {"confirm": "1"})
         kept.refresh_from_db()
         assert kept.status == "open"
 
@@ -953,7 +953,7 @@ def test_set_aside_texts_are_used_or_dismissed_only_by_the_right_people(client, 
               "admin": world.admin}[who]
     before = store_state(store)
     client.force_login(person)
-    response = client.post(f"/console/set-asides/{kept.public_id}/{action}/")
+    response = client.post(f"/console/set-asides/{kept.public_id}/{action}/", {"confirm": "1"})
     kept.refresh_from_db()
     if allowed:
         assert kept.status == ("used" if action == "use" else "dismissed")

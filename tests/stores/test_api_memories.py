@@ -216,13 +216,18 @@ def test_update_needs_content_or_path_and_checks_types(api, own):
 
 def test_rename_keeps_id_and_never_overwrites(api, own):
     a = create(api, own, "/notes/a.md", "a").json()
-    create(api, own, "/notes/b.md", "b")
+    b = create(api, own, "/notes/b.md", "b").json()
     url = f"{BASE}/{own}/memories/{a['id']}"
     r = api.post(url, {"path": "/notes/c.md"}, format="json")
     assert r.status_code == 200 and r.json()["id"] == a["id"] and r.json()["path"] == "/notes/c.md"
     r = api.post(url, {"path": "/notes/b.md"}, format="json")
     assert r.status_code == 409
     assert r.json()["error"]["type"] == "memory_path_conflict_error"
+    # A rename says which memory holds the path and what to do, not the create's wording.
+    message = r.json()["error"]["message"]
+    assert f"taken by memory {b['id']}" in message and "Pick another path" in message
+    assert "update it by id" not in message
+    assert api.get(url).json()["path"] == "/notes/c.md"
     assert api.post(url, {"path": "/notes//b.md"}, format="json").status_code == 400
     assert api.patch(url, {"path": "/notes/d.md"}, format="json").status_code == 200
 

@@ -150,3 +150,25 @@ def test_versions_pagination_newest_first(api, world):
         if not page:
             break
     assert [v["path"] for v in seen] == ["/4.md", "/3.md", "/2.md", "/1.md", "/0.md"]
+
+
+def test_the_head_version_of_a_live_memory_is_not_redacted(api, world):
+    """Redacting the live text's version alone would leave the text readable: refused, unchanged."""
+    api.as_token(world.agent_token)
+    sid = world.agent.store.public_id
+    m = api.post(f"{BASE}/{sid}/memories", {"path": "/a.md", "content": "one"}, format="json").json()
+    url = f"{BASE}/{sid}/memories/{m['id']}"
+    head = api.post(url, {"content": "two"}, format="json").json()["memory_version_id"]
+    older = api.get(f"{BASE}/{sid}/memory_versions?memory_id={m['id']}&operation=created").json()["data"][0]["id"]
+    api.as_token(world.admin_token)
+    r = api.post(f"{BASE}/{sid}/memory_versions/{head}/redact")
+    assert r.status_code == 409, r.json()
+    assert code(r) == "version_is_live"
+    assert "Delete the memory first" in r.json()["error"]["message"] and m["id"] in r.json()["error"]["message"]
+    assert api.get(f"{BASE}/{sid}/memory_versions/{head}").json()["content"] == "two"
+    assert api.get(url).json()["content"] == "two"
+    # An older version of the live memory is redacted; once deleted, the former head is too.
+    assert api.post(f"{BASE}/{sid}/memory_versions/{older}/redact").status_code == 200
+    api.delete(url)
+    r = api.post(f"{BASE}/{sid}/memory_versions/{head}/redact")
+    assert r.status_code == 200 and r.json()["content"] is None

@@ -80,6 +80,10 @@ def test_a_deactivated_agent_gets_401_on_every_route(api, deactivated, which, he
             answered.append(url)
             assert response.status_code == 401, (method, url, response.status_code)
             assert response.json()["error"]["type"] == "authentication_error", (method, url)
+            # The one thing wrong is said, and how it is put right.
+            message = response.json()["error"]["message"]
+            assert f"agent {_world.agent.name} is deactivated" in message, (method, url, message)
+            assert f"set_agent {_world.agent.name} --active" in message
     assert len(set(answered)) >= 15
 
 
@@ -89,3 +93,10 @@ def test_switched_on_again_the_same_tokens_read(api, deactivated):
     for token in tokens.values():
         response = api.as_token(token).get(f"/api/v1/memory_stores/{values['store_id']}/memories")
         assert response.status_code == 200, response.json()
+
+
+def test_an_unknown_token_is_not_said_to_be_a_deactivated_agent(api, world):
+    response = api.as_token("mca_" + secrets.token_urlsafe(24)).get("/api/v1/memory_stores")
+    assert response.status_code == 401
+    assert "deactivated:" not in response.json()["error"]["message"]
+    assert "unknown, disabled or expired" in response.json()["error"]["message"]
