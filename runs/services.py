@@ -27,6 +27,7 @@ from stores.console_checks.who import pod_or_assigned
 from stores.errors import Conflict, InvalidRequest, NotFound, PermissionDenied
 from stores.models import HostedAgent, JiraProject, StandingDecision, Store, StoreKind, hash_token
 from stores.services.governance import promotion_rule
+from stores.services.redaction import quotes_of, replace_quotes
 from stores.services.tokens import RUN_TOKEN_PREFIX
 from stores.services.version_hooks import VersionWritten
 
@@ -408,39 +409,6 @@ def run_record_add(*, run: Run, transcript: Any = None, events: Any = None) -> R
     )
 
 
-MEMORY_REDACTED = "[REDACTED:memory]"
-# Shorter texts are too common to scrub everywhere they appear ("/data/a.md" aside, a memory
-# that reads "done" must not wipe every "done" from every transcript).
-MIN_QUOTE_CHARS = 8
-MIN_LINE_CHARS = 20
-
-
-def _quotes_of(texts: list[str]) -> list[str]:
-    """The whole texts and their longer lines, longest first, so a whole quote goes before its parts."""
-    quotes: set[str] = set()
-    for text in texts:
-        if len(text.strip()) >= MIN_QUOTE_CHARS:
-            quotes.add(text)
-            quotes.add(text.strip())
-        for line in text.splitlines():
-            if len(line.strip()) >= MIN_LINE_CHARS:
-                quotes.add(line.strip())
-    return sorted(quotes, key=len, reverse=True)
-
-
-def _scrub(value: Any, quotes: list[str]) -> Any:
-    if isinstance(value, str):
-        for quote in quotes:
-            if quote in value:
-                value = value.replace(quote, MEMORY_REDACTED)
-        return value
-    if isinstance(value, list):
-        return [_scrub(item, quotes) for item in value]
-    if isinstance(value, dict):
-        return {_scrub(k, quotes): _scrub(v, quotes) for k, v in value.items()}
-    return value
-
-
 def run_records_scrub_memory(*, memory, texts: list[str]) -> int:
     """Replace every quote of a redacted memory's texts in run records by ``[REDACTED:memory]``.
 
@@ -449,7 +417,7 @@ def run_records_scrub_memory(*, memory, texts: list[str]) -> int:
     looked at: its project's runs, its agent's runs, or every run for the read-only stores.
     Bypasses nothing: run records have no history.
     """
-    quotes = _quotes_of([t for t in texts if isinstance(t, str)])
+    quotes = quotes_of(texts)
     if not quotes:
         return 0
     store = memory.store
@@ -460,8 +428,8 @@ def run_records_scrub_memory(*, memory, texts: list[str]) -> int:
         records = records.filter(run__agent_id=store.agent_id)
     changed = 0
     for record in records.only("pk", "transcript", "events").iterator(chunk_size=200):
-        transcript = _scrub(record.transcript, quotes)
-        events = _scrub(record.events, quotes) if record.events is not None else None
+        transcript = replace_quotes(record.transcript, quotes)
+        events = replace_quotes(record.events, quotes) if record.events is not None else None
         if transcript != record.transcript or events != record.events:
             # The index follows the row (migration 0003); FTS5 is merged so the old terms go now.
             RunRecord.objects.filter(pk=record.pk).update(transcript=transcript, events=events)

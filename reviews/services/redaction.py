@@ -10,34 +10,16 @@ replaced by ``[REDACTED:memory]``.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from stores.console_checks.reasons import Reason
-from stores.services.redaction import REDACTED_QUOTE
+from stores.services.redaction import REDACTED_QUOTE, quotes_of, replace_quotes
 
 from ..models import ProposalStatus, ReviewProposal
-
-MIN_QUOTE = 8
-
-
-def _replace(value: Any, quotes: list[str]) -> Any:
-    """``value`` (text, or JSON of lists and dicts) with every quote replaced."""
-    if isinstance(value, str):
-        for quote in quotes:
-            value = value.replace(quote, REDACTED_QUOTE)
-        return value
-    if isinstance(value, list):
-        return [_replace(v, quotes) for v in value]
-    if isinstance(value, dict):
-        return {k: _replace(v, quotes) for k, v in value.items()}
-    return value
 
 
 def proposals_scrub_memory(*, memory, texts: list[str]) -> int:
     """Blank the memory's texts in the review proposals of its store; returns how many changed."""
-    quotes = {t for t in texts if isinstance(t, str) and len(t) >= MIN_QUOTE}
-    quotes |= {line.strip() for t in texts if isinstance(t, str) for line in t.splitlines() if len(line.strip()) >= MIN_QUOTE}
-    ordered = sorted(quotes, key=len, reverse=True)
+    ordered = quotes_of(texts)
     changed = 0
     for proposal in ReviewProposal.objects.filter(review__store_id=memory.store_id).iterator(chunk_size=200):
         if memory.public_id in (proposal.memory_ids or []):
@@ -46,7 +28,7 @@ def proposals_scrub_memory(*, memory, texts: list[str]) -> int:
                 "evidence": {"summary": f"{REDACTED_QUOTE}: a memory this proposal concerned was redacted."},
                 "proposed_text": None,
                 "base": {},
-                "refusal_message": _replace(proposal.refusal_message, ordered),
+                "refusal_message": replace_quotes(proposal.refusal_message, ordered),
             }
             if proposal.status == ProposalStatus.PENDING:
                 fields.update(status=ProposalStatus.REFUSED, refusal_code=Reason.MEMORY_REDACTED,
@@ -61,10 +43,10 @@ def proposals_scrub_memory(*, memory, texts: list[str]) -> int:
         if not any(q in blob or json.dumps(q, ensure_ascii=False)[1:-1] in blob for q in ordered):
             continue
         ReviewProposal.objects.filter(pk=proposal.pk).update(
-            paths=_replace(proposal.paths, ordered),
-            evidence=_replace(proposal.evidence, ordered),
-            proposed_text=_replace(proposal.proposed_text, ordered),
-            refusal_message=_replace(proposal.refusal_message, ordered),
+            paths=replace_quotes(proposal.paths, ordered),
+            evidence=replace_quotes(proposal.evidence, ordered),
+            proposed_text=replace_quotes(proposal.proposed_text, ordered),
+            refusal_message=replace_quotes(proposal.refusal_message, ordered),
         )
         changed += 1
     return changed

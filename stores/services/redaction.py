@@ -42,6 +42,40 @@ from .stores import require_console_admin
 logger = logging.getLogger(__name__)
 
 REDACTED_QUOTE = "[REDACTED:memory]"
+# Shorter texts are too common to scrub everywhere they appear (a memory that reads "done" must
+# not wipe every "done" from every transcript), so only whole texts of 8 or more characters and
+# lines of 20 or more count as quotes of a redacted memory.
+MIN_QUOTE_CHARS = 8
+MIN_LINE_CHARS = 20
+
+
+def quotes_of(texts: Iterable[object]) -> list[str]:
+    """The whole texts and their longer lines, longest first, so a whole quote goes before its parts."""
+    quotes: set[str] = set()
+    for text in texts:
+        if not isinstance(text, str):
+            continue
+        if len(text.strip()) >= MIN_QUOTE_CHARS:
+            quotes.add(text)
+            quotes.add(text.strip())
+        for line in text.splitlines():
+            if len(line.strip()) >= MIN_LINE_CHARS:
+                quotes.add(line.strip())
+    return sorted(quotes, key=len, reverse=True)
+
+
+def replace_quotes(value: Any, quotes: list[str]) -> Any:
+    """``value`` (text, or JSON of lists and dicts, keys included) with every quote replaced."""
+    if isinstance(value, str):
+        for quote in quotes:
+            if quote in value:
+                value = value.replace(quote, REDACTED_QUOTE)
+        return value
+    if isinstance(value, list):
+        return [replace_quotes(item, quotes) for item in value]
+    if isinstance(value, dict):
+        return {replace_quotes(k, quotes): replace_quotes(v, quotes) for k, v in value.items()}
+    return value
 REDACTED_VERSION_FIELDS = {
     "content": "", "path": "", "content_sha256": "", "size_bytes": 0, "first_line": "", "delete_reason": "",
 }
