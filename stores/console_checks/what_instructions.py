@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from stores.paths import AGENTS_FOLDER, PROJECT_FOLDERS
+
 from .detectors import instructions
 from .detectors.instructions import InstructionFinding
 from .reasons import Reason
@@ -12,9 +14,19 @@ from .request import ChangeRequest, Decision, refuse
 _PATH_SEPARATORS = re.compile(r"[/_\-.]+")
 
 
-def _path_words(path: str) -> str:
-    """A path read as words ("/issues/ignore-your-rules.md" reads "issues ignore your rules")."""
-    return _PATH_SEPARATORS.sub(" ", path.removesuffix(".md")).strip()
+def _path_words(path: str, writer_name: str = "") -> str:
+    """The words the writer chose for a path ("/issues/ignore-your-rules.md" reads "ignore your rules").
+
+    A fixed folder and the writer's own notes folder (/agents/<its name>/) are the store's layout,
+    not the writer's words, so they are left out: an agent named "agent-1" writing its own notes
+    gives no orders by the name it was given.
+    """
+    segments = path.removesuffix(".md").strip("/").split("/")
+    if len(segments) > 2 and segments[0] == AGENTS_FOLDER and writer_name and segments[1] == writer_name:
+        segments = segments[2:]
+    elif len(segments) > 1 and segments[0] in PROJECT_FOLDERS:
+        segments = segments[1:]
+    return _PATH_SEPARATORS.sub(" ", "/".join(segments)).strip()
 
 
 def _why(finding: InstructionFinding) -> str:
@@ -41,7 +53,7 @@ def check_instructions(req: ChangeRequest) -> Decision | None:
     findings = instructions.scan(req.content or "")
     if not findings and path:
         # Agents see every path in their run's index: a file name may give no orders either.
-        in_path = instructions.scan(path) or instructions.scan(_path_words(path))
+        in_path = instructions.scan(path) or instructions.scan(_path_words(path, req.writer.name))
         if in_path:
             return refuse(
                 Reason.INSTRUCTIONS_DETECTED,
