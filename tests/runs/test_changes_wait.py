@@ -329,6 +329,6 @@ def test_watch_falls_back_to_passes_when_the_console_does_not_hold(tmp_path, htt
 
 def _checkout(folder: Path, url: str) -> tuple[int, str]:
     out, err = io.StringIO(), io.StringIO()
-    code = main(["checkout", str(folder), "--url", url, "--token", "mca_" + "run-token-for-a-fake-console",
+    code = main(["checkout", str(folder), "--url", url, "--token", "mcr_" + "run-token-for-a-fake-console",
                  "--run", "run_01"], stdout=out, stderr=err)
     return code, err.getvalue()
