@@ -736,7 +736,10 @@ class ClientDetailMatcher:
                     )
                     if split == "plain" and _other_script(view, clean_start, clean_end):
                         split = "disguise"  # "Lаntern" with a Cyrillic a: written to slip past a match
-                    needs_evidence = entry.common_word or split == "weak" or lowered
+                    # A name of common words needs evidence written as the words ("big corp"); glued
+                    # or joined by "-" or "_" ("bigcorp", "big_corp") it is an identifier, the client's.
+                    as_words = entry.common_word and all(skipped.get(k, "x").isspace() for k in entry.gaps)
+                    needs_evidence = as_words or split == "weak" or lowered
                     evident = not needs_evidence or disguised or skeleton or split == "disguise"
                     if not evident:
                         evident = self._evidence(view, clean_start, clean_end)

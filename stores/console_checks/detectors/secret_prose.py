@@ -601,9 +601,9 @@ _ORDINAL = re.compile(r"^(?:\d+(?:st|nd|rd|th|\.|er|e|º|ª)|[12]/2)$", re.I)
 
 # A value described piece by piece in words: "the word Granite + the digits 3731", "das Wort Kiesel
 # plus die Ziffern 8810", "le mot Falaise suivi des chiffres 4402", "la palabra Roca y los dígitos 12".
-_WORDED_LITERALS = ("word", "wort", "mot ", "palabra")
+_WORDED_LITERALS = ("the word", "das wort", "le mot", "la palabra")  # not "word": "password" holds it
 _WORDED_WORD = re.compile(
-    r"(?<![\w\-])(?:the[ \t]+word|das[ \t]+wort|le[ \t]+mot|la[ \t]+palabra)[ \t]+[\"'`«“‘]?(?P<word>[^\W\d_]{3,24})"
+    r"(?<![\w\-])(?:the word|das wort|le mot|la palabra)[ \t]+[\"'`«“‘]?(?P<word>[^\W\d_]{3,24})"
 )
 _WORDED_DIGITS = re.compile(r"(?<![\w.,:/\-])\d{2,12}(?![\w:/\-]|[.,]\d)")
 _WORDED_SPAN = 160  # the pieces sit within this many characters of the word
