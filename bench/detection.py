@@ -51,6 +51,7 @@ from stores.console_checks.request import ChangeRequest, Writer  # noqa: E402
 from stores.console_checks.what_client_detail import client_detail_refusal  # noqa: E402
 from stores.models import HostedAgent, Store, StoreKind  # noqa: E402
 from tests.detection_data import heldout, public  # noqa: E402
+from tests.detection_data import own_round_secrets2 as own_round  # noqa: E402
 from tests.detection_data.labelled_sets import (  # noqa: E402
     client_cases,
     client_project_cases,
@@ -192,11 +193,32 @@ def development() -> Column:
     for case in path_cases():
         refused = path_refused(case.text, StoreKind.AGENT, "qa-bot")  # syntax only: the set has no owners
         r["paths"].add(refused == case.positive, refused != case.positive, f"[{case.kind}] {case.text!r}")
+    _add_own_round(r)
     for earlier in heldout.DEVELOPMENT_ROUNDS:
         if heldout.available(earlier):
             # Earlier blind rounds that guided fixes are development data now.
             _add_split(r, heldout.load(earlier))
     return col
+
+
+def _add_own_round(r: dict[str, Rate]) -> None:
+    """The hand-written development round of the secret and client-detail checks (both halves)."""
+    for case in own_round.secret_cases():
+        refused = refused_by_secrets(case.text)
+        if case.refuse:
+            prose = case.kind.startswith("prose") or case.kind == "value in words"
+            _caught(r["prose" if prose else "secrets"], refused, f"[own {case.kind}] {case.text!r}")
+        else:
+            _refused(r["secret_lookalikes"], refused, f"[own {case.kind}] {case.text!r}")
+    matcher = ClientDetailMatcher(own_round.registry())
+    for case in own_round.client_cases():
+        kind = StoreKind.PROJECT if case.store == "project" else StoreKind.AGENT
+        refused = refused_by_client_detail(matcher, case.text, kind, case.own_client)
+        label = f"[own {case.store} {case.kind}] {case.text!r}"
+        if case.refuse:
+            _caught(r["client"], refused, label)
+        else:
+            _refused(r["client_own_project" if case.store == "project" else "client_clean_agent"], refused, label)
 
 
 def _add_split(r: dict[str, Rate], split: heldout.HeldOut) -> None:

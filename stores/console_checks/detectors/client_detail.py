@@ -174,6 +174,27 @@ _AUXILIARIES = frozenset(
 _FUNCTION_WORDS = frozenset(
     "the a an every each all any some no its their our his her my your this these those it them us me".split()
 )
+# Verbs whose subject is a person or an organisation: a common word followed by one is a name as the
+# subject ("Orbit asked for", "lantern signed off"), where the noun has no such verb ("the orbit decays").
+_AGENT_STEMS = (
+    "ask agree approve complain decide demand email escalate insist mention phone prefer promise reply sign tell want"
+).split()  # not "require", "send", "reject", "write": tools do those ("Kettle writes to disk")
+_AGENT_IRREGULAR = frozenset("said says told chose replied".split())
+
+
+def _inflections(stem: str) -> set[str]:
+    """A regular verb's forms in -s and -ed ("ask" -> asks, asked; "agree" -> agrees, agreed)."""
+    if stem.endswith("e"):
+        return {stem + "s", stem + "d"}
+    if stem.endswith("y"):
+        return {stem[:-1] + "ies", stem[:-1] + "ied"}
+    if stem.endswith(("sh", "ch", "s")):
+        return {stem + "es", stem + "ed"}
+    return {stem + "s", stem + "ed"}
+
+
+_AGENT_VERBS = frozenset(form for stem in _AGENT_STEMS for form in _inflections(stem)) | _AGENT_IRREGULAR
+_DETERMINERS = frozenset("the a an this that these those my our your their its his her every each".split())
 _WORD = re.compile(r"[a-z]+")
 _SENTENCE_END = frozenset(".!?:;\n")
 
@@ -396,6 +417,18 @@ def _is_common(word: str) -> bool:
     return zipf_frequency(word, "en") >= _COMMON_ZIPF
 
 
+def _common_words(joined: str, gaps: frozenset[int]) -> bool:
+    """Whether a name is made of common English words only ("Harbor", "Copper Kettle").
+
+    Such a name counts only with evidence: "the copper kettle on the stove" is the phrase, where
+    "Copper Kettle asked" or "the copper kettle client" is the client.
+    """
+    if not joined.isalpha():
+        return False
+    bounds = [0, *sorted(gaps), len(joined)]
+    return all(_is_common(joined[a:b]) for a, b in zip(bounds, bounds[1:], strict=False))
+
+
 def _split_gaps(joined: str, gaps: frozenset[int]) -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
     """Where a word of a name may be split by a hyphen or a space ("Bright-moor", "Vel trix").
 
@@ -585,7 +618,7 @@ class ClientDetailMatcher:
                     entry = _Entry(
                         term, gaps, joined[0].isalnum(), joined[-1].isalnum(),
                         hyphen_gaps=hyphen, space_gaps=space | weak, weak_gaps=weak,
-                        common_word=not gaps and joined.isalpha() and _is_common(joined),
+                        common_word=_common_words(joined, gaps),
                         capitals_only=acronym,
                         gluable=len(joined) >= _GLUABLE_LENGTH and joined.isalpha()
                         and zipf_frequency(joined, "en") < _RARE_ZIPF,
@@ -703,7 +736,10 @@ class ClientDetailMatcher:
                     )
                     if split == "plain" and _other_script(view, clean_start, clean_end):
                         split = "disguise"  # "Lаntern" with a Cyrillic a: written to slip past a match
-                    needs_evidence = entry.common_word or split == "weak" or lowered
+                    # A name of common words needs evidence written as the words ("big corp"); glued
+                    # or joined by "-" or "_" ("bigcorp", "big_corp") it is an identifier, the client's.
+                    as_words = entry.common_word and all(skipped.get(k, "x").isspace() for k in entry.gaps)
+                    needs_evidence = as_words or split == "weak" or lowered
                     evident = not needs_evidence or disguised or skeleton or split == "disguise"
                     if not evident:
                         evident = self._evidence(view, clean_start, clean_end)
@@ -770,7 +806,9 @@ class ClientDetailMatcher:
         if sep.replace(" ", "").replace("\n", "") == "-" and k in entry.hyphen_gaps:  # also "Bright-\nmoor"
             return "weak" if entry.common_word else "disguise"
         if sep == " " and k in entry.space_gaps:
-            return "weak" if k in entry.weak_gaps else "disguise"
+            # Two common pieces are weak on their own ("Pine crest"), not inside a longer name whose
+            # other words are in the text too ("pine crest dental"): that phrase is only the client.
+            return "weak" if k in entry.weak_gaps and (not entry.gaps or entry.common_word) else "disguise"
         return None
 
     @staticmethod
@@ -822,6 +860,14 @@ class ClientDetailMatcher:
             return True  # "client harbor", "~/clients/harbor/"
         if words_after and words_after[0] in _CUE_AFTER:
             return True
+        if (
+            after == end + 1
+            and words_after
+            and words_after[0] in _AGENT_VERBS
+            and view.clean[end + 1 : end + 2] == " "
+            and not (words_before and words_before[-1] in _DETERMINERS)
+        ):
+            return True  # the subject of a person's verb: "Orbit asked for", "orbit wants"
         if letters and letters[0].isupper():
             before = view.clean[:start].rstrip(" \t*_`\"'([#>-")
             if before and before[-1] not in _SENTENCE_END:

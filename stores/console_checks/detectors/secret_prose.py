@@ -422,12 +422,18 @@ def _sentence_start(lower: str, lo: int, ctx_end: int) -> int:
     return start
 
 
+# The algorithm word that opens an OpenSSH public key line (any language's "public key: ..." before it).
+_PUBLIC_KEY_TYPE = re.compile(r"(?:sk-)?(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d{3})(?:@openssh\.com)?")
+
+
 def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str | None:
     """The type of credential ``value`` is, read from the context that ends at ``ctx_end``; or None.
 
     Each context is a regex over at most ``_WINDOW`` characters before the value (or a few after it);
     the value's shape is worked out only once a context is found.
     """
+    if _PUBLIC_KEY_TYPE.fullmatch(value.rstrip(_TRAILING)):
+        return None  # "Öffentlicher Schlüssel: ssh-ed25519 AAAA...": a public key's type, then the key, shown
     while ctx_end > 0 and text[ctx_end - 1] in _OPENERS + "*_(":
         ctx_end -= 1  # the value's opening quote or emphasis: "**Password:** `value`"
     line_start = lower.rfind("\n", 0, ctx_end) + 1
@@ -593,6 +599,34 @@ _HALF_LITERALS = ("hal", "häl", "part", "piece", "first", "second", "chunk", "f
 _ORDINAL = re.compile(r"^(?:\d+(?:st|nd|rd|th|\.|er|e|º|ª)|[12]/2)$", re.I)
 
 
+# A value described piece by piece in words: "the word Granite + the digits 3731", "das Wort Kiesel
+# plus die Ziffern 8810", "le mot Falaise suivi des chiffres 4402", "la palabra Roca y los dígitos 12".
+_WORDED_LITERALS = ("the word", "das wort", "le mot", "la palabra")  # not "word": "password" holds it
+_WORDED_WORD = re.compile(
+    r"(?<![\w\-])(?:the word|das wort|le mot|la palabra)[ \t]+[\"'`«“‘]?(?P<word>[^\W\d_]{3,24})"
+)
+_WORDED_DIGITS = re.compile(r"(?<![\w.,:/\-])\d{2,12}(?![\w:/\-]|[.,]\d)")
+_WORDED_SPAN = 160  # the pieces sit within this many characters of the word
+
+
+def _worded_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
+    """A credential whose value is spelled out as a named word and a number, in the sentence that names it."""
+    if not any(literal in lower for literal in _WORDED_LITERALS):
+        return  # a C-speed test first: most notes describe no value in words
+    for m in _WORDED_WORD.finditer(lower):
+        word = text[m.start("word") : m.end("word")]
+        if not word[0].isupper():
+            continue  # "the word and ...": a capitalised word is a value; a lower-case one is the sentence
+        digits = _WORDED_DIGITS.search(lower, m.end(), min(len(lower), m.end() + _WORDED_SPAN))
+        if digits is None or any(c in ".!?\n" for c in lower[m.end() : digits.start()]):
+            continue
+        sentence = _sentence_start(lower, max(0, m.start() - _WORDED_SPAN), m.start())
+        if not _CREDENTIAL_WORD.search(lower, sentence, m.start()):
+            continue
+        yield (m.start("word"), m.end("word"), "Password")
+        yield (digits.start(), digits.end(), "Password")
+
+
 def prose_spans(text: str, lower: str, lines: list[str], starts: list[int]) -> list[tuple[int, int, str]]:
     """(start, end, type) of every credential value written in prose in ``text``.
 
@@ -602,4 +636,5 @@ def prose_spans(text: str, lower: str, lines: list[str], starts: list[int]) -> l
     spans = list(_candidate_spans(text, lower))
     spans.extend(_pin_spans(text, lower))
     spans.extend(_half_spans(text, lower))
+    spans.extend(_worded_spans(text, lower))
     return spans

@@ -901,6 +901,52 @@ def _vendor_tokens(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Spa
         yield _Span(m.start(), m.end(), "Vendor Token")
 
 
+# A key with an upper-case vendor prefix and no key word near it ("NRAK-" + 27, "NRJS-" + 19 hex):
+# four to eight capitals, a hyphen, then a random body with letters and digits. A ticket key has
+# digits only ("ORB-1422"); a hash of a standard length is a digest; an id the line calls one is not a key.
+_UPPER_PREFIXED = re.compile(r"(?<![A-Za-z0-9_\-])[A-Z]{4,8}-(?P<body>[A-Za-z0-9]{19,64})(?![A-Za-z0-9_\-])")
+_ID_CONTEXT = re.compile(r"(?i)\b(?:request|trace|correlation|order|invoice|build|run|job|ticket|ulid|uuid|sha\d*|md5)\b")
+
+
+def _upper_prefixed_tokens(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
+    for m in _UPPER_PREFIXED.finditer(note.text):
+        body = m.group("body")
+        if not _has_digit_and_letter(body) or _entropy(body) < 3.0 or is_placeholder(m.group(0)):
+            continue
+        if len(body) in (32, 40, 64) and all(c in "0123456789abcdefABCDEF" for c in body):
+            continue  # a digest of a standard length behind a label
+        number = note.line_of(m.start())
+        line_start = note.starts[number - 1]
+        if _ID_CONTEXT.search(note.lines[number - 1]) or _IN_URL.search(note.text, line_start, m.start()):
+            continue
+        yield _Span(m.start(), m.end(), "Vendor Token")
+
+
+# A pgbouncer ``userlist.txt`` line: ``"user" "password"`` (or its md5 / SCRAM verifier, which logs in
+# as well as the password does), alone on its line or after a label ending in a colon.
+_USERLIST_LINE = re.compile(
+    r"""(?m)^[ \t>*\-]*(?:[^"\n]{0,60}:[ \t]*)?"[^"\s]{1,63}"[ \t]+"(?P<value>[^"\n]{4,200})"[ \t]*$"""
+)
+_VERIFIER = re.compile(r"md5[0-9a-f]{32}|SCRAM-SHA-256\$\d+:\S+")
+
+
+def _userlist_lines(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
+    if '" "' not in note.text and '"\t"' not in note.text:
+        return
+    for m in _USERLIST_LINE.finditer(note.text):
+        value = m.group("value")
+        if _VERIFIER.fullmatch(value):
+            yield _Span(m.start("value"), m.end("value"), "Password")
+        elif (
+            "/" not in value
+            and " " not in value
+            and not _not_a_value(value)
+            and not _reference_at(note.text, m.start("value"))
+            and _password_like(value, False)
+        ):
+            yield _Span(m.start("value"), m.end("value"), "Password")
+
+
 def _prose(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]:
     """Credentials written in prose (English, German, French, Spanish): see ``secret_prose``."""
     for start, end, kind in secret_prose.prose_spans(note.text, note.lower, note.lines, note.starts):
@@ -1003,6 +1049,8 @@ _RULES: tuple[Rule, ...] = (
     _colon_credential_lines,
     _bare_tokens,
     _vendor_tokens,
+    _upper_prefixed_tokens,
+    _userlist_lines,
     _regex_rule(
         # Neither rule set knows the webhook URL: its last path segment is the secret.
         "Discord Webhook URL",
