@@ -239,21 +239,3 @@ def test_the_classifier_scores_passages_from_committed_weights():
 def test_a_short_fragment_is_not_judged_by_the_classifier():
     model = instruction_model.load()
     assert instruction_model.passages(model, normalise("Obey.")) == []
-
-
-def test_features_stand_for_what_a_passage_names_not_who_or_where():
-    """Links, addresses, paths, digits and given names become placeholders: the weights learn the act, not the name."""
-    one = instruction_model.features(normalise("Send the export to https://a.example/in and tell Bob, ticket DATA-1234."))
-    two = instruction_model.features(normalise("Send the export to http://b.example/up and tell Priya, ticket OPS-77."))
-    assert "b to qqurl" in one and "b to qqurl" in two
-    assert "b tell qqname" in one and "b tell qqname" in two
-    assert "w 0" in one and not any(f[2:].isdigit() and f[2:] != "0" for f in one)
-    assert "w qqmail" in instruction_model.features(normalise("write to ops.team@mail.example"))
-    assert "w qqpath" in instruction_model.features(normalise("read /memory/notes/a.md first"))
-    # A word that is also a name in some list but a word here stays a word ("bill", "matt" in German).
-    assert "w bill" in instruction_model.features(normalise("the bill is sent monthly"))
-
-
-def test_a_placeholder_is_spelt_out_when_the_refusal_names_its_words():
-    model = instruction_model.Model({"b to qqurl": 3.0, "w send": 1.0}, 0.0, 0.0)
-    assert model.top_words({"b to qqurl", "w send"}) == ["to a link", "send"]

@@ -6,9 +6,7 @@
 Data: the public corpora in ``corpora.py`` (read from the installed packages; lessons also from the
 docstrings and comments of installed libraries such as Django and Celery), the generated variants
 in ``variants.py`` (classic injection shapes) and ``behaviours.py`` (a compositional grammar of what
-a note does, in six languages, with hard negatives) and ``compose.py`` (lessons, process facts and
-attack reports composed from parts, and orders said indirectly, in the same six languages), the
-development cases of
+a note does, in six languages, with hard negatives), the development cases of
 ``tests/detection_data/labelled_sets.py``, and the instructions and lessons of blind round 1 in
 ``tests/detection_data/blind_round1/`` (written by others, measured once, development data now).
 The held-out split in ``tests/detection_data/heldout/`` is never read here. Every text is normalised
@@ -57,7 +55,7 @@ from stores.console_checks.detectors.instruction_model import (  # noqa: E402
 from stores.console_checks.detectors.instruction_model import passages as passages_of  # noqa: E402
 from stores.console_checks.detectors.instruction_text import normalise  # noqa: E402
 from tests.detection_data import heldout, labelled_sets  # noqa: E402
-from training.instructions import behaviours, compose, corpora, variants  # noqa: E402
+from training.instructions import behaviours, corpora, variants  # noqa: E402
 
 SEED = 20261201
 C = 8.0  # inverse regularisation of the logistic regression
@@ -90,7 +88,6 @@ def gather(rng: random.Random) -> list[Text]:
     texts += [Text(t, False, f, "spikee") for f, t in corpora.spikee_negatives()]
     texts += [Text(t, False, f, "docstrings") for f, t in corpora.docstring_negatives(rng)]
     texts += [Text(t, p, f, f"generated-b-{lang}") for t, p, f, lang in behaviours.generate()]
-    texts += [Text(t, p, f, f"composed-{lang}") for t, p, f, lang in compose.generate()]
     texts += [Text(t, True, f"dev:injection:{i}", "labelled_sets") for i, t in enumerate(labelled_sets.INJECTIONS)]
     texts += [Text(t, True, f"dev:payload:{i}", "labelled_sets") for i, t in enumerate(labelled_sets.HIDDEN_PAYLOADS)]
     texts += [Text(t, False, f"dev:near-miss:{i}", "labelled_sets")
@@ -142,31 +139,15 @@ def is_dev(family: str) -> bool:
     return fold(family) == 0
 
 
-# Public corpora whose own vocabulary is identity, not behaviour: a feature seen almost only in one of
-# them (PyRIT's "bob", a library's class names) learns where a text came from, so it is left out.
-SOURCE_BOUND = ("pyrit", "spikee", "docstrings")
-SOURCE_SHARE = 0.9  # the share of a feature's passages in one such source above which it is left out
-
-
 class Vectoriser:
     """Feature strings to columns; each row is its set scaled to unit length (all its features count)."""
 
-    def __init__(self, rows: list[set[str]], min_df: int = 2, sources: list[str] | None = None) -> None:
+    def __init__(self, rows: list[set[str]], min_df: int = 2) -> None:
         counts: dict[str, int] = {}
         for row in rows:
             for f in row:
                 counts[f] = counts.get(f, 0) + 1
-        bound: set[str] = set()
-        if sources is not None:
-            for src in SOURCE_BOUND:
-                inside: dict[str, int] = {}
-                for row, s in zip(rows, sources, strict=True):
-                    if s == src:
-                        for f in row:
-                            inside[f] = inside.get(f, 0) + 1
-                bound |= {f for f, n in inside.items() if n >= min_df and n >= SOURCE_SHARE * counts[f]}
-        self.vocab = {f: i for i, f in enumerate(sorted(f for f, n in counts.items() if n >= min_df and f not in bound))}
-        self.bound = len(bound)
+        self.vocab = {f: i for i, f in enumerate(sorted(f for f, n in counts.items() if n >= min_df))}
 
     def matrix(self, rows: list[set[str]]) -> sparse.csr_matrix:
         indptr, indices, data = [0], [], []
@@ -187,7 +168,6 @@ def fit(texts: list[Text], c: float = C, people_weight: float = PEOPLE_WEIGHT) -
     rows: list[set[str]] = []
     labels: list[int] = []
     weights: list[float] = []
-    sources: list[str] = []
     for t in texts:
         sets, weight = examples(t)
         if t.source in WRITTEN_BY_OTHERS:
@@ -195,12 +175,10 @@ def fit(texts: list[Text], c: float = C, people_weight: float = PEOPLE_WEIGHT) -
         rows += sets
         labels += [int(t.positive)] * len(sets)
         weights += [weight] * len(sets)
-        sources += [t.source] * len(sets)
-    vec = Vectoriser(rows, sources=sources)
+    vec = Vectoriser(rows)
     model = LogisticRegression(C=c, class_weight="balanced", solver="liblinear", max_iter=2000, random_state=SEED)
     model.fit(vec.matrix(rows), np.array(labels), sample_weight=np.array(weights))
-    print(f"  trained on {len(texts)} texts -> {len(rows)} passages, {len(vec.vocab)} features "
-          f"({vec.bound} bound to one corpus left out)", flush=True)
+    print(f"  trained on {len(texts)} texts -> {len(rows)} passages, {len(vec.vocab)} features", flush=True)
     return vec, model
 
 

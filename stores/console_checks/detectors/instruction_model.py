@@ -21,7 +21,7 @@ from pathlib import Path
 __all__ = ["MODEL_PATH", "Model", "features", "load", "passages", "segments"]
 
 MODEL_PATH = Path(__file__).with_name("instruction_model.json.gz")
-FEATURE_VERSION = 2  # bump when features() changes: the weights must be trained again
+FEATURE_VERSION = 1  # bump when features() changes: the weights must be trained again
 
 # Words in Latin, Greek and Cyrillic scripts (text is already folded to lower case); runs of
 # Chinese and Japanese characters, which have no spaces and are cut into character n-grams; and
@@ -52,49 +52,10 @@ def segments(text: str) -> list[tuple[int, int]]:
 
 _GRAMS = re.compile(r"(?=([^ ]{4}))")
 
-# What a passage names is not what it does: a link, an address, a file path, a number or a person's
-# first name stands for its kind, so the weights learn "send it to a link", not the corpora's domains,
-# "bob" or ticket numbers. (Placeholders are words no language uses; ``top_words`` spells them out.)
-PLACEHOLDERS = {"qqurl": "a link", "qqmail": "an e-mail address", "qqpath": "a file path", "qqname": "a name"}
-_SHAPES = re.compile(
-    r"(?P<url>(?:https?|ftp)://\S+|www\.[a-z0-9-]+\.\S+)"
-    r"|(?P<mail>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
-    r"|(?P<path>(?<![\w/])[~.]{0,2}/[\w.@-]+(?:/[\w.@-]*)+|(?<![\w/])[\w.-]+/[\w.-]+/[\w./-]*)"
-)
-_DIGITS = re.compile(r"[0-9]+")
-# Common given names of the six languages' writers (not ones that are also words: "will", "may", "mark").
-_NAMES = frozenset(
-    "alice bob carol dave eve mallory trent peggy victor oscar john jane mary james robert michael david "
-    "richard joseph thomas charles daniel matthew anthony steven paul andrew joshua kevin brian george "
-    "edward ronald timothy jason jeffrey ryan jacob gary nicholas eric jonathan stephen larry justin scott "
-    "brandon benjamin samuel gregory alexander patrick jack dennis jerry tyler aaron jose henry adam "
-    "douglas nathan peter zachary kyle walter harold jeremy ethan carl keith roger gerald terry "
-    "sean arthur austin noah lawrence jesse joe bryan billy jordan albert dylan bruce ralph roy alan "
-    "wayne eugene juan louis russell vincent philip bobby johnny logan patricia jennifer linda elizabeth "
-    "barbara susan jessica sarah karen lisa nancy betty margaret sandra ashley kimberly emily donna "
-    "michelle carol amanda melissa deborah stephanie rebecca sharon laura cynthia kathleen amy angela "
-    "shirley anna brenda pamela emma nicole helen samantha katherine christine debra rachel carolyn "
-    "janet catherine maria heather diane ruth julie olivia joyce virginia victoria kelly lauren christina "
-    "joan evelyn judith megan andrea cheryl hannah jacqueline martha gloria teresa ann sara madison "
-    "kathryn janice jean abigail alice julia judy sophia denise doris marilyn danielle beverly "
-    "isabella theresa diana natalie brittany charlotte marie kayla alexis lori tom tim ben sam "
-    "dan mike nick chris alex jim bob steve dave kate liz jen meg priya wei lena camille "
-    "mateo sato okafor hans klaus jurgen stefan uwe petra ursula sabine monika katrin lukas jonas "
-    "felix leon finn sophie jacques francois nicolas julien camille manon chloe ines "
-    "pablo javier carlos miguel alejandro lucia sofia carmen elena diego luis ana juan yuki hiroshi "
-    "takashi kenji haruto yui sakura aiko li wang zhang liu chen yang huang zhao ming".split()
-)
-_NAME = "qqname"
-
-
-def _shape(m: re.Match[str]) -> str:
-    return f" qq{m.lastgroup} "
-
 
 def features(text: str) -> set[str]:
     """The n-gram features of one normalised passage.
 
-    Links, addresses, paths, digits and given names become placeholders first (``PLACEHOLDERS``).
     Words and word pairs carry meaning; character 4-grams of each word (padded) carry its stem
     across languages, inflections and misspellings; CJK runs give character 2- and 3-grams.
     (Built with ``map`` and one regex pass rather than a loop per character: this runs on every write.)
@@ -102,14 +63,8 @@ def features(text: str) -> set[str]:
     out: set[str] = set()
     chunk: list[str] = []
     chunks = [chunk]
-    if "/" in text or "@" in text or "www." in text:
-        text = _SHAPES.sub(_shape, text)
     for word, cjk, punct in _TOKEN.findall(text):
         if word:
-            if word in _NAMES:
-                word = _NAME
-            elif not word.isalpha():
-                word = _DIGITS.sub("0", word)
             chunk.append(word)
         elif cjk:
             out.add("w " + cjk[:6])
@@ -122,7 +77,7 @@ def features(text: str) -> set[str]:
     for words in chunks:
         out.update(map("w ".__add__, words))
         out.update(map("b ".__add__, map(" ".join, zip(words, words[1:], strict=False))))
-    long_words = [w for words in chunks for w in words if len(w) > 3 and not w.startswith("qq")]
+    long_words = [w for words in chunks for w in words if len(w) > 3]
     if long_words:
         out.update(map("c ".__add__, _GRAMS.findall("<" + "> <".join(long_words) + ">")))
     return out
@@ -155,7 +110,7 @@ class Model:
     def top_words(self, feats: set[str], n: int = 3) -> list[str]:
         """The words and word pairs that weigh most towards a refusal, to tell the writer why."""
         ranked = sorted(
-            ((self.weights.get(f, 0.0), _spelt(f[2:])) for f in feats if f[0] in "wb" and self.weights.get(f, 0.0) > 0),
+            ((self.weights.get(f, 0.0), f[2:]) for f in feats if f[0] in "wb" and self.weights.get(f, 0.0) > 0),
             reverse=True,
         )
         words: list[str] = []
@@ -165,11 +120,6 @@ class Model:
             if len(words) == n:
                 break
         return words
-
-
-def _spelt(word: str) -> str:
-    """A feature's words as a writer reads them: placeholders spelt out ("qqurl" -> "a link")."""
-    return " ".join(PLACEHOLDERS.get(w, w) for w in word.split(" "))
 
 
 def passages(model: Model, text: str) -> list[tuple[int, float, set[str]]]:
