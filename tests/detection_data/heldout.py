@@ -27,7 +27,8 @@ HELDOUT_DIR = Path(__file__).resolve().parent / "heldout"
 # development data now. A new round goes in HELDOUT_DIR; the round it replaces joins this list.
 ROUND1_DIR = Path(__file__).resolve().parent / "blind_round1"
 ROUND2_DIR = Path(__file__).resolve().parent / "blind_round2"
-DEVELOPMENT_ROUNDS = (ROUND1_DIR, ROUND2_DIR)
+ROUND3_DIR = Path(__file__).resolve().parent / "blind_round3"
+DEVELOPMENT_ROUNDS = (ROUND1_DIR, ROUND2_DIR, ROUND3_DIR)
 MANIFEST = "MANIFEST.json"
 FILES = ("instructions.jsonl", "lessons.jsonl", "secrets.jsonl", "client_detail.json", "paths.jsonl")
 
