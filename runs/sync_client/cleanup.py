@@ -82,7 +82,8 @@ class CleanupMixin(ScanMixin):
         _open_up(top)
         for directory, dirs, _names in os.walk(top, topdown=True):
             for name in dirs:
-                _open_up(Path(directory) / name)
+                if not (Path(directory) / name).is_symlink():  # chmod would follow it out of the folder
+                    _open_up(Path(directory) / name)
         removed_before = removal.files
         for directory, dirs, names in os.walk(top, topdown=False):
             here = Path(directory)
@@ -91,11 +92,14 @@ class CleanupMixin(ScanMixin):
                 rel = path.relative_to(self.root).as_posix()
                 if name.startswith(".") or path.is_symlink() or not path.is_file():
                     removal.left.append(rel)  # never synced: not the console's copy to remove
+                elif rel in self.files and not self._holds(rel, self.files[rel].sha):
+                    # Written after the scan above: the console does not have this text.
+                    removal.left.append(f"{rel} (changed since the last pass, so not removed)")
                 elif rel in self.files or name.endswith((REFUSED_SUFFIX, CONFLICT_SUFFIX)):
                     path.unlink()
                     removal.files += 1
                 else:
-                    removal.left.append(rel)
+                    removal.left.append(f"{rel} (new since the last pass, so not removed)")
             with contextlib.suppress(OSError):  # not empty: something was left in it
                 here.rmdir()
         # Store folders nest under a shared parent (shared/<name>): remove it too once it is empty.

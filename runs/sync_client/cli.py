@@ -159,7 +159,8 @@ def _describe_removal(folder: Folder, removal: Removal) -> list[str]:
              f"({files})."]
     if removal.left:
         shown = ", ".join(removal.left[:10]) + (", ..." if len(removal.left) > 10 else "")
-        lines.append(f"  left {len(removal.left)} never-synced entries where they are: {shown}")
+        lines.append(f"  left {len(removal.left)} entries where they are (the folder never syncs them, or they "
+                     f"changed after the last pass): {shown}")
     lines.append(f"  {folder.root / STATE_DIR} keeps only that the run ended (no token, no texts); "
                  f"remove {folder.root} when done with it.")
     return lines
@@ -280,6 +281,7 @@ def cmd_watch(args: argparse.Namespace, out: Output, stop_event: threading.Event
 
 def cmd_end(args: argparse.Namespace, out: Output) -> int:
     folder = Folder.open(args.dir)
+    folder.require_copy()
     signals = {
         "qa_failed": args.qa_failed,
         "needed_ruling": args.needed_ruling,

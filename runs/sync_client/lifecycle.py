@@ -181,8 +181,6 @@ class Folder(CleanupMixin, PushMixin, PullMixin):
         copy the copy goes.
         """
         prompt = self.state.get("lesson_prompt")
-        if self.state.get("removed"):
-            return {"lesson_prompt": prompt, "pass": PassResult(), "removal": Removal(kept="removed already")}
         try:
             result = self.sync_pass()
         except TokenRefused as exc:

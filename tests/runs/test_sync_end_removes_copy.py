@@ -45,6 +45,9 @@ def test_end_removes_the_copy_after_the_last_push_and_says_what_went(api, world,
     assert (folder / "practice/patterns/incremental.md").exists()  # a read-only store's copy, 0444 in 0555
     (folder / "project/issues/late.md").write_text("# Late loads\nThe Monday load is late. ACME-1\n")
     (folder / "project/issues/.scratch.md").write_text("my own scratch, never synced")
+    outside = tmp_path / "elsewhere"
+    outside.mkdir(mode=0o555)
+    (folder / "project/data/linked").symlink_to(outside)  # never followed, never removed
 
     code, body = sync("end", str(folder), "--worked-past-error")
     assert code == 0, body
@@ -57,15 +60,17 @@ def test_end_removes_the_copy_after_the_last_push_and_says_what_went(api, world,
     assert not (folder / "practice").exists() and not (folder / "toolsets").exists()
     # What the folder never syncs stays, and is named.
     assert (folder / "project/issues/.scratch.md").read_text() == "my own scratch, never synced"
-    assert body["left"] == ["project/issues/.scratch.md"]
+    assert sorted(body["left"]) == ["project/data/linked", "project/issues/.scratch.md"]
+    assert outside.is_dir() and (outside.stat().st_mode & 0o777) == 0o555
     state = state_of(folder)
     assert state["token"] == "" and state["files"] == {} and state["removed"] is True
 
     # `end` then `answer` still holds as a script; a pass says the copy is gone.
     code, body = sync("answer", str(folder), "--nothing-to-record", "Routine fix; nothing new.")
     assert code == 0 and body == {"lesson_answer": None, "no_lesson_prompt": True}
-    code, body = sync("once", str(folder))
-    assert code == 1 and "its copy of the stores was removed" in body["error"]
+    for again in ("once", "end"):
+        code, body = sync(again, str(folder))
+        assert code == 1 and "its copy of the stores was removed" in body["error"]
 
 
 def test_end_prints_what_it_removed(api, world, live_server, tmp_path, capsys):
