@@ -3,8 +3,13 @@
     memory-sync checkout DIR --url URL --token RUN_TOKEN --run RUN_ID
     memory-sync once DIR
     memory-sync watch DIR [--interval SECONDS] [--no-wait]
-    memory-sync end DIR [--qa-failed] [--needed-ruling] [--worked-past-error] [--attempts N]
-    memory-sync answer DIR --nothing-to-record WHY
+    memory-sync end DIR [--qa-failed] [--needed-ruling] [--worked-past-error] [--attempts N] [--keep]
+    memory-sync answer DIR --nothing-to-record WHY [--keep]
+
+`end` removes the run's copy of the stores from DIR once the run has ended (a person may delete or
+redact a memory afterwards; a copy left behind would keep it), unless --keep is given, the run was
+asked for a lesson (then `answer`, or `end` again once the lesson is saved, removes it), or a file
+differs from the console's copy (then nothing is removed, and the output says which).
 
 Every subcommand takes --json to print one JSON object. Exit codes: 0 done (refused changes
 included: they are undone in the folder, with the reason beside each, and listed in the output),
@@ -23,6 +28,8 @@ import time
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from .cleanup import Removal
+from .state import STATE_DIR
 from .sync import Folder, PassResult, SyncFailed, UsageError
 from .watch import RETRY_SECONDS, HeldFeed, wait_for_work
 
@@ -65,11 +72,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--needed-ruling", action="store_true", help="the run needed a ruling")
     p.add_argument("--worked-past-error", action="store_true", help="the run worked past an error")
     p.add_argument("--attempts", type=_attempts, default=1, help="how many attempts the run took (default 1)")
+    p.add_argument("--keep", action="store_true",
+                   help="keep the run's copy of the stores in DIR (by default `end` removes it once the run ended)")
 
     p = sub.add_parser("answer", parents=[common], help="answer the lesson prompt")
     p.add_argument("dir", metavar="DIR")
     p.add_argument("--nothing-to-record", required=True, metavar="WHY",
                    help="there is nothing worth recording, and why")
+    p.add_argument("--keep", action="store_true",
+                   help="keep the run's copy of the stores in DIR (by default it is removed once answered)")
     return parser
 
 
@@ -139,6 +150,22 @@ def _pass_json(result: PassResult) -> dict[str, Any]:
     return result.as_json()
 
 
+def _describe_removal(folder: Folder, removal: Removal) -> list[str]:
+    """What ending the run removed from the folder, or why it kept the folder."""
+    if removal.kept:
+        return [f"kept {folder.root}: {removal.kept}."]
+    files = f"{removal.files} file{'' if removal.files == 1 else 's'} of the stores"
+    lines = [f"removed the run's copy of the stores from {folder.root}: {', '.join(removal.removed) or 'nothing'} "
+             f"({files})."]
+    if removal.left:
+        shown = ", ".join(removal.left[:10]) + (", ..." if len(removal.left) > 10 else "")
+        lines.append(f"  left {len(removal.left)} entries where they are (the folder never syncs them, or they "
+                     f"changed after the last pass): {shown}")
+    lines.append(f"  {folder.root / STATE_DIR} keeps only that the run ended (no token, no texts); "
+                 f"remove {folder.root} when done with it.")
+    return lines
+
+
 def cmd_checkout(args: argparse.Namespace, out: Output) -> int:
     token = args.token or os.environ.get(TOKEN_ENV)
     if not token:
@@ -160,6 +187,7 @@ def cmd_checkout(args: argparse.Namespace, out: Output) -> int:
 
 def cmd_once(args: argparse.Namespace, out: Output) -> int:
     folder = Folder.open(args.dir)
+    folder.require_copy()
     with folder.locked():
         result = folder.sync_pass()
     for line in _describe(result):
@@ -233,6 +261,7 @@ def watch(folder: Folder, interval: float, stop: StopFlag, out: Output, *,
 
 def cmd_watch(args: argparse.Namespace, out: Output, stop_event: threading.Event | None = None) -> int:
     folder = Folder.open(args.dir)
+    folder.require_copy()
     stop = StopFlag(stop_event)
     previous: dict[int, Any] = {}
     if threading.current_thread() is threading.main_thread():
@@ -252,6 +281,7 @@ def cmd_watch(args: argparse.Namespace, out: Output, stop_event: threading.Event
 
 def cmd_end(args: argparse.Namespace, out: Output) -> int:
     folder = Folder.open(args.dir)
+    folder.require_copy()
     signals = {
         "qa_failed": args.qa_failed,
         "needed_ruling": args.needed_ruling,
@@ -259,15 +289,17 @@ def cmd_end(args: argparse.Namespace, out: Output) -> int:
         "attempts": args.attempts,
     }
     with folder.locked():
-        ended = folder.end(signals)
+        ended = folder.end(signals, keep=args.keep)
     for line in _describe(ended["pass"]):
         out.line(line)
     prompt = ended["lesson_prompt"]
     out.line(f"run {folder.run_id} ended." + ("" if prompt else " No lesson prompt."))
+    for line in _describe_removal(folder, ended["removal"]):
+        out.line(line)
     if prompt:
         out.line("")
         out.line(prompt)
-    out.result({"lesson_prompt": prompt})
+    out.result({"lesson_prompt": prompt, **ended["removal"].as_json()})
     return 0
 
 
@@ -282,9 +314,13 @@ def cmd_answer(args: argparse.Namespace, out: Output) -> int:
         out.line(f"run {folder.run_id} ended with no lesson prompt (it wrote memory): nothing to answer, nothing sent.")
         out.result({"lesson_answer": None, "no_lesson_prompt": True})
         return 0
-    answered = folder.answer(why)
+    with folder.locked():
+        answered = folder.answer(why, keep=args.keep)
     out.line(f"answered the lesson prompt of run {folder.run_id}: nothing to record.")
-    out.result(answered)
+    removal = answered.pop("removal")
+    for line in _describe_removal(folder, removal):
+        out.line(line)
+    out.result({**answered, **removal.as_json()})
     return 0
 
 

@@ -6,15 +6,16 @@ import os
 from pathlib import Path
 from typing import Any
 
+from .cleanup import CleanupMixin, Removal
 from .http import Api, ApiError
 from .pull import PullMixin
 from .push import PushMixin
-from .scan import ScanMixin
 from .state import (
     INSTRUCTIONS_FILE,
     STATE_DIR,
     PassResult,
     SyncFailed,
+    TokenRefused,
     UsageError,
     _Abort,
     _remove_tree,
@@ -23,7 +24,7 @@ from .state import (
 )
 
 
-class Folder(ScanMixin, PushMixin, PullMixin):
+class Folder(CleanupMixin, PushMixin, PullMixin):
     """A checked-out run folder: its state, and the passes that keep it in step with the console."""
 
     # Checkout.
@@ -131,17 +132,30 @@ class Folder(ScanMixin, PushMixin, PullMixin):
 
     # Ending the run.
 
-    def end(self, signals: dict[str, Any]) -> dict[str, Any]:
-        """A last pass, then end the run with its signals; returns ``{lesson_prompt, pass}``.
+    def require_copy(self) -> None:
+        """Raise SyncFailed when the run ended and its copy of the stores was removed: nothing to sync."""
+        if self.state.get("removed"):
+            raise SyncFailed(
+                f"run {self.run_id} has ended and its copy of the stores was removed from {self.root}: "
+                "there is nothing left to sync"
+            )
 
-        The run is not ended when the last pass could not save everything: ending would stop the
-        token and strand the text.
+    def end(self, signals: dict[str, Any], *, keep: bool = False) -> dict[str, Any]:
+        """A last pass, then end the run with its signals, then remove the run's copy of the stores.
+
+        Returns ``{lesson_prompt, pass, removal}``. The run is not ended when the last pass could not
+        save everything: ending would stop the token and strand the text. The copy stays when
+        ``keep`` asks, when the run was asked for a lesson (it is written in the folder), and when a
+        file differs from the console's copy; ``removal`` says which, or what went.
+        An ended folder (its lesson prompt open when it ended) is finished again: see ``_end_again``.
         """
+        if self.state.get("ended"):
+            return self._end_again(keep)
         result = self.sync_pass()
         if not result.complete:
             raise SyncFailed(
                 "the last pass could not save every change (" + "; ".join(f["error"] for f in result.failed[:3])
-                + "), so the run was not ended. Run `memory-sync end` again."
+                + "), so the run was not ended and the folder was kept. Run `memory-sync end` again."
             )
         try:
             answer = self.api.post(f"/v1/runs/{self.run_id}/end", signals)
@@ -150,14 +164,44 @@ class Folder(ScanMixin, PushMixin, PullMixin):
         self.state["ended"] = True
         self.state["lesson_prompt"] = answer.get("lesson_prompt")
         self.save(force=True)
-        return {"lesson_prompt": answer.get("lesson_prompt"), "pass": result}
+        if keep:
+            removal = Removal(kept="--keep asked to keep it")
+        elif self.state["lesson_prompt"]:
+            removal = Removal(kept=PROMPT_OPEN)
+        else:
+            removal = self.remove_copy()
+        return {"lesson_prompt": answer.get("lesson_prompt"), "pass": result, "removal": removal}
+
+    def _end_again(self, keep: bool) -> dict[str, Any]:
+        """`end` on a folder whose run has ended: sync what is left, and remove the copy once the prompt is answered.
+
+        The run token works until the lesson prompt is answered (a lesson saved, or `answer`), so a
+        pass that the console takes means the prompt is still open, and the folder stays for the
+        lesson; a refused token means it was answered, and once every file matches the console's
+        copy the copy goes.
+        """
+        prompt = self.state.get("lesson_prompt")
+        try:
+            result = self.sync_pass()
+        except TokenRefused as exc:
+            # The run is over for the console: what the folder still holds unsaved cannot be sent
+            # any more, and remove_copy keeps it (and says so) rather than lose it.
+            result = exc.result or PassResult()
+        else:
+            if not result.complete:
+                raise SyncFailed("the last pass could not save every change, so the folder was kept. "
+                                 "Run `memory-sync end` again.", result)
+            if prompt:
+                return {"lesson_prompt": prompt, "pass": result, "removal": Removal(kept=PROMPT_OPEN)}
+        removal = Removal(kept="--keep asked to keep it") if keep else self.remove_copy()
+        return {"lesson_prompt": prompt, "pass": result, "removal": removal}
 
     def no_prompt_issued(self) -> bool:
         """True once `end` ended the run here and the console issued no lesson prompt (the run wrote memory)."""
         return bool(self.state.get("ended")) and not self.state.get("lesson_prompt")
 
-    def answer(self, why: str) -> dict[str, Any]:
-        """Answer the lesson prompt: nothing to record, and why."""
+    def answer(self, why: str, *, keep: bool = False) -> dict[str, Any]:
+        """Answer the lesson prompt: nothing to record, and why; then remove the run's copy (unless ``keep``)."""
         try:
             answer = self.api.post(f"/v1/runs/{self.run_id}/lesson", {"nothing_to_record": True, "why": why})
         except ApiError as exc:
@@ -167,5 +211,19 @@ class Folder(ScanMixin, PushMixin, PullMixin):
                     "or the run was never asked"
                 ) from None
             raise SyncFailed(f"could not answer the lesson prompt: {exc}") from None
-        return {"lesson_answer": answer.get("lesson_answer")}
+        ended = bool(self.state.get("ended"))
+        if keep:
+            removal = Removal(kept="--keep asked to keep it")
+        elif not ended:
+            removal = Removal(kept="the run has not been ended here: `memory-sync end` removes it")
+        else:
+            removal = self.remove_copy()
+        return {"lesson_answer": answer.get("lesson_answer"), "removal": removal}
 
+
+# Why `end` keeps the folder of a run asked for a lesson.
+PROMPT_OPEN = (
+    "the run was asked for a lesson: write it in the folder and run `memory-sync once`, or answer "
+    "`memory-sync answer --nothing-to-record WHY`; `answer`, or `end` again once the lesson is saved, "
+    "removes the folder"
+)

@@ -59,6 +59,10 @@ class SyncFailed(Exception):
         self.result = result
 
 
+class TokenRefused(SyncFailed):
+    """The console no longer takes the run token: the run ended (and any lesson prompt was answered)."""
+
+
 class _Abort(Exception):
     """The console stopped answering mid-pass: stop asking, keep everything for the next pass."""
 
@@ -224,7 +228,7 @@ class FolderState:
             return fn()
         except ApiError as exc:
             if exc.status == 401:
-                raise SyncFailed(
+                raise TokenRefused(
                     "the console no longer accepts the run token: the run has ended (and any lesson prompt was "
                     f"answered), or the token is wrong ({exc.message})"
                 ) from None

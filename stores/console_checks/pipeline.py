@@ -8,6 +8,7 @@ one line in CHECKS.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from stores.scrubbing import scrub_text
 
@@ -35,6 +36,8 @@ def decide(request: ChangeRequest) -> Decision:
     A refusal's message quotes paths back to the writer: any secret a path or message carries is
     replaced by its type first, so the answer does not carry it either (the record's message field
     scrubs what it saves through the same scrubber, which remembers this text and scans it once).
+    The checks compose their messages so this finds nothing in their own words; it is the net for
+    what they quote.
     """
     return _run(CHECKS, request)
 
@@ -57,7 +60,8 @@ def _run(checks: tuple[Check, ...], request: ChangeRequest) -> Decision:
         decision = check(request)
         if decision is not None and not decision.allowed:
             message = scrub_text(decision.message)
-            if message != decision.message:
-                decision = Decision(code=decision.code, message=message, details=decision.details)
+            record = scrub_text(decision.record_message)
+            if message != decision.message or record != decision.record_message:
+                decision = replace(decision, message=message, record_message=record)
             return decision
     return ALLOWED

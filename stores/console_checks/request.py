@@ -95,11 +95,19 @@ class ChangeRequest:
 
 @dataclass(frozen=True)
 class Decision:
-    """Allowed, or refused with a stable reason code and a message a person can act on."""
+    """Allowed, or refused with a stable reason code and a message a person can act on.
+
+    A refusal has two messages. ``message`` answers the writer: it may quote the refused passage
+    (a sentence, a client's name) so an agent can rewrite the lesson. ``record_message`` is what
+    the console keeps in its Refusal record: the same finding by kind and line, never a quote,
+    because the refused text must not survive the refusal. It is empty when ``message`` quotes
+    nothing of the refused text and can be kept as it is.
+    """
 
     code: str | None = None
     message: str = ""
     details: dict[str, Any] = field(default_factory=dict)
+    record_message: str = ""
 
     @property
     def allowed(self) -> bool:
@@ -109,9 +117,16 @@ class Decision:
     def status(self) -> int:
         return status_for(self.code) if self.code else 200
 
+    @property
+    def for_record(self) -> str:
+        """The message a Refusal keeps: the record-safe one, or the writer's when it quotes nothing."""
+        return self.record_message or self.message
+
 
 ALLOWED = Decision()
 
 
-def refuse(code: str, message: str, **details: Any) -> Decision:
-    return Decision(code=str(code), message=message, details=details)
+def refuse(code: str, message: str, *, record_message: str = "", **details: Any) -> Decision:
+    """A refusal: ``message`` for the writer; ``record_message`` (no quote of the refused text) for the
+    record, needed whenever ``message`` quotes what was refused."""
+    return Decision(code=str(code), message=message, details=details, record_message=record_message)

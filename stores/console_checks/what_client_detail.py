@@ -117,6 +117,9 @@ def client_detail_refusal(
             f"A{'n' if kind[0] in 'aeiou' else ''} {kind} store is shared across clients and holds no client "
             f"detail, and this names a {first['kind']} ('{first['term']}'){where}. Put client detail in the "
             "project store; keep only the general lesson here.",
+            # The record names the kind of term and where, never the term: a client's name is the detail.
+            record_message=f"A{'n' if kind[0] in 'aeiou' else ''} {kind} store is shared across clients and "
+            f"holds no client detail, and this named a {first['kind']}{where}.",
             findings=located[:10],
         )
     return refuse(
@@ -124,6 +127,8 @@ def client_detail_refusal(
         f"This names a {first['kind']} ('{first['term']}'){where} that belongs to another client, not to this "
         "project's client. A project store holds its own client's detail only; leave the other "
         "client's out.",
+        record_message=f"This named a {first['kind']}{where} that belongs to another client, not to this "
+        "project's client.",
         findings=[{**f, "other_client": True} for f in located[:10]],
     )
 

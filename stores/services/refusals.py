@@ -89,7 +89,11 @@ def refusal_fingerprint(content: str | None) -> str:
 
 
 def refusal_record(refused: Refused) -> Refusal:
-    """Record a refused change: one row per (writer, path, text fingerprint, code); never the text."""
+    """Record a refused change: one row per (writer, path, text fingerprint, code); never the text.
+
+    The message kept is the decision's record-safe one (the code's finding, its kind and line),
+    not the answer the writer got, which may quote the refused passage so it can be rewritten.
+    """
     req = refused.request
     # A path may hold a lone surrogate (JSON "\udce9"), which no database encodes: keep it escaped.
     # It may carry a secret too: the path field keeps the secret's type in its place (scrubbed as it
@@ -114,7 +118,8 @@ def refusal_record(refused: Refused) -> Refusal:
                     run_public_id=req.writer.run.public_id if req.writer.run else "",
                     operation=req.operation,
                     door=req.writer.door,
-                    message=_storable(refused.message),
+                    # The record-safe message: the finding by kind and line, never the refused passage.
+                    message=_storable(refused.decision.for_record),
                 )
         except IntegrityError:  # the same refusal, recorded by a concurrent resend
             return Refusal.objects.get(**key)
