@@ -49,6 +49,7 @@ from .secret_values import (
     hash_prefixed,
     password_shaped,
     reference_end,
+    stand_in_encoding,
     strong_password,
     token_shaped,
 )
@@ -72,7 +73,7 @@ _TOKEN_NOUN = (
     r"(?:account|storage|master|shared|primary|secondary|signing|encryption|server|service|private|"
     r"project|personal|admin|partner|integration|routing|license|licence|ingest(?:ion)?|write|read|deploy|"
     r"install|events?|user|bot|org|workspace|team|session|refresh|runner|registration)[ \-](?:key|token|secret)\d?s?|"
-    r"session[ \-_]?(?:ids?|cookies?)|sessionid|cookie"
+    r"session[ \-_]?(?:ids?|cookies?)|sessionid|cookie|pats?|personal[ \-]access[ \-]tokens?"
 )
 # A credential noun read loosely ("pass", "key", "clé") needs a value shaped strongly (``strong_password``).
 _LOOSE_NOUN = frozenset({"pass", "key", "clé", "cle", "llave", "secrets", "losung"})
@@ -82,7 +83,8 @@ _NOT_THE_VALUE = re.compile(
     r"(?<![\w\-])(?:hash(?:es|ed)?|digest|fingerprints?|checksum|sha\d*|md5|length|policy|policies|count|limit|"
     r"expiry|expires|id|ids|name|names|label|hint|manager|field|column|variable|var|prefix|format|rule|scope|"
     r"version|revision|commit|release|tag|port|path|file|location|type|public|rotation\s+date|age|size|"
-    r"l[äa]nge|richtlinie|longueur|politique|longitud|pol[íi]tica|nombre|nom)(?![\w\-])"
+    r"l[äa]nge|richtlinie|longueur|politique|longitud|pol[íi]tica|nombre|nom|"
+    r"comments?|kommentar|commentaire|comentario)(?![\w\-])"
 )
 # Who the credential is for: "for the etl user", "für LOADER", "du compte X", "de la cuenta Y".
 # What the credential is for, and any words about it, up to the copula: "for the etl user", "für den
@@ -132,7 +134,7 @@ _THING = (
     r"excel|mappe|classeur|libro"
 )
 _OPENS_WITH = re.compile(
-    rf"(?<!\w)(?:{_THING})(?![\w\-])(?:[^\n.!?]|\.(?=\w)){{0,40}}?(?<![\w\-])(?:"
+    rf"(?<!\w)(?:{_THING})(?:-\w+)?(?![\w\-])(?:[^\n.!?]|\.(?=\w)){{0,40}}?(?<![\w\-])(?:"
     r"takes|took|take|opens\s+with|opened\s+with|open\s+with|unlocks\s+with|unlock\s+with|accepts|accepted|"
     r"wants|expects|asks\s+for|needs|requires|is\s+protected\s+(?:with|by)|is\s+locked\s+with|"
     r"is\s+encrypted\s+with|decrypts\s+with|"
@@ -210,7 +212,7 @@ _LOGIN_BEFORE = re.compile(
     rf"(?:(?:the|das|dem|le|la|el|its|seinem|seiner|l')\s*)?(?:(?:{_PASSWORD_NOUN})\s+)?"
     r"(?:(?:account|user|login|compte|utilisateur|cuenta|usuario|konto|benutzer|nutzer)\s+)?(?::\s*)?"
     # "with looker_svc and VALUE", "mit analyst / VALUE": the login name first, then the value.
-    r"(?P<user>[\w.@+\-]{2,40}\s*(?:and|und|et|y|e|/|,)\s*)?(?:\*\*|__)?[ \t]*$"
+    r"(?P<user>[\"'`]?[\w.@+\-]{2,40}[\"'`]?\s*(?:and|und|et|y|e|/|,)\s*)?(?:\*\*|__)?[ \t]*$"
 )
 # A value a credential was changed or set to: "we changed the password to VALUE", "they set the
 # passphrase for the vault to VALUE", "on a changé le mot de passe en VALUE", "cambiamos la contraseña a VALUE".
@@ -224,7 +226,7 @@ _CHANGED_TO_BEFORE = re.compile(
 _OPENS_BEFORE = re.compile(_OPENS_WITH.pattern.removesuffix(_OPEN) + r"(?:\*\*|__)?[ \t]*$")
 _TYPE_BEFORE = re.compile(_TYPE_VERB.pattern.removesuffix(_OPEN) + r"[ \t]*$")
 _PAIR_BEFORE = re.compile(
-    r"(?<![\w@.+\-/])(?P<user>[\w.+\-]+@(?:[\w\-]+(?:\.[\w\-]+)*)?|[A-Za-z][\w.\-]{1,40})"
+    r"(?<![\w@.+\-/])[\"'`]?(?P<user>[\w.+\-]+@(?:[\w\-]+(?:\.[\w\-]+)*)?|[A-Za-z][\w.\-]{1,40})[\"'`]?"
     r"(?P<sep>[ \t]+/[ \t]+|[ \t]*/[ \t]*|[ \t]*,[ \t]+|[ \t]+\|[ \t]+)$"
 )
 _PIN_NOUN = re.compile(
@@ -246,6 +248,19 @@ _VERB_LAST_AFTER = re.compile(
     r"eintippen|eingetippt|eingegeben|entschl[üu]sselt|ge[öo]ffnet|tippen|eintragen|einf[üu]gen|verwenden|"
     r"benutzen|nehmen|auf(?=\s*(?:[.!,;]|$))|aufmachen|aufsperren)(?![\w\-])"
 )
+# What a system wants, with no thing named before the verb ("the Redis instance on the build VM takes
+# VALUE", "der VPN-Client verlangt nach dem OTP noch VALUE"): a few words may sit between the verb
+# and the value, which must then be strongly shaped.
+_WANTS_BEFORE = re.compile(
+    r"(?<![\w\-])(?:takes|wants|accepts|asks\s+for|verlangt|nimmt|akzeptiert|demande|accepte|veut|pide|acepta|quiere)"
+    r"(?![\w\-])(?:[ \t]+[^\s.!?:=,;()]{1,20}){0,4}?[ \t]+(?:\*\*|__)?$"
+)
+# A number a prompt wants typed: "the BIOS wants 43698570 typed at boot".
+_TYPED_AFTER = re.compile(
+    r"""["'`»”’]?\s+(?:typed|entered|eingegeben|eingetippt|getippt|tap[ée]s?|saisis?|escrito|tecleado|introducido)(?![\w\-])"""
+)
+# The word before a credential noun that makes it published, not secret: "the public key comment is ...".
+_PUBLIC_BEFORE = re.compile(r"(?<![\w\-])(?:public|[öo]ffentliche[rsnm]?|publique|p[úu]blic[ao])[ \t\-]+$")
 _WITH_BEFORE = re.compile(r"(?<![\w\-])(?:mit|with|avec|con)\s+(?:\*\*|__)?[ \t]*$")
 # Opening, unlocking or decrypting with a value: the verb says what the value is, whatever is opened.
 _UNLOCK_BEFORE = re.compile(
@@ -260,7 +275,7 @@ _UNLOCK_BEFORE = re.compile(
 )
 # What makes a sentence about a prompt or a login: a value typed in it is what the prompt wants.
 _PROMPT_CONTEXT = re.compile(
-    r"(?<![\w\-])(?:prompt\w*|asks?|asked|fragt|gefragt|abfrage|demande\w*|pide|pregunta\w*|sudo|ssh|ssh-add|"
+    r"(?<![\w\-])(?:prompt\w*|asks?|asked|(?:nach|ab|an|zur[üu]ck)?fragt|nachgefragt|gefragt|abfrage|\w{0,8}sql|demande\w*|pide|pregunta\w*|sudo|ssh|ssh-add|"
     r"mysql|psql|sqlplus|sqlcmd|pgadmin|kinit|gpg|keytool|openssl|keystore|worked|marché|funcion\w*|ging|klappte|"
     r"unlock\w*|"
     r"entsperr\w*|d[ée]verrouill\w*|desbloque\w*)(?![\w\-])"
@@ -345,7 +360,11 @@ class _Shape:
     @property
     def shaped(self) -> bool:
         if self._shaped is None:
-            self._shaped = password_shaped(self.value) and not _TEMPLATE_SLOT.search(self.value)
+            self._shaped = (
+                password_shaped(self.value)
+                and not _TEMPLATE_SLOT.search(self.value)
+                and not stand_in_encoding(self.value)  # YWRtaW46YWRtaW4= is "admin:admin", a default login
+            )
         return self._shaped
 
     @property
@@ -372,6 +391,8 @@ def _noun_kind(lower: str, lo: int, ctx_end: int, shape: _Shape) -> str | None:
         if m is None:
             return None
         pos = m.start() + 1
+        if _PUBLIC_BEFORE.search(lower, max(0, m.start() - 16), m.start()):
+            continue  # "the public key ...": a public key and what goes with it are published
         if _about_the_credential(m.group("qual") or ""):
             continue  # "the password hash is ...", "the key fingerprint: ..."
         if _TEMPLATE_SLOT.search(value):
@@ -437,8 +458,23 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
     while ctx_end > 0 and text[ctx_end - 1] in _OPENERS + "*_(":
         ctx_end -= 1  # the value's opening quote or emphasis: "**Password:** `value`"
     line_start = lower.rfind("\n", 0, ctx_end) + 1
+    if line_start and not text[line_start:ctx_end].strip(" \t>"):
+        # A value alone at the start of its line, below a label ("Password for the CI user (it
+        # wraps):", "The hex below is the FTP password:"): the label is its context.
+        label_end = line_start - 1
+        if label_end > 0 and text[label_end - 1] == "\n":
+            label_end -= 1  # one blank line between label and value
+        if text[:label_end].rstrip(" \t*_").endswith(":"):
+            ctx_end = label_end
+            line_start = lower.rfind("\n", 0, ctx_end) + 1
     lo = max(line_start, ctx_end - _WINDOW)
     shape = _Shape(value)
+    if value.isdigit():
+        # A bare number is a credential only where a system wants it typed ("wants 43698570 typed").
+        if 4 <= len(value) <= 12 and _TYPED_AFTER.match(lower, start + len(value)) and (
+            _OPENS_BEFORE.search(lower, lo, ctx_end) or _WANTS_BEFORE.search(lower, lo, ctx_end)
+        ):
+            return "Password"
     kind = _noun_kind(lower, lo, ctx_end, shape)
     if kind is not None:
         return kind
@@ -454,6 +490,8 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
     if m is not None and plain() and (m.group("user") is None or shape.strong):
         return "Login Credentials"
     if (_OPENS_BEFORE.search(lower, lo, ctx_end) or _UNLOCK_BEFORE.search(lower, lo, ctx_end)) and plain():
+        return "Password"
+    if shape.strong and not value.startswith("-") and _WANTS_BEFORE.search(lower, lo, ctx_end) and plain():
         return "Password"
     m = _AS_NOUN_AFTER.match(lower, after)
     if m is not None and plain():
@@ -495,7 +533,10 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
             if (
                 spaced
                 and (shape.strong or loginish and shape.strict)
-                and (_login_nearby(lower, line_start) or shape.strong and loginish)
+                # a system one logs in to, named on the line: "MinIO console: jmeyer / VALUE"
+                and (_login_nearby(lower, line_start) or shape.strong and (
+                    loginish or _THING_WORD.search(lower, line_start, ctx_end) is not None
+                ))
             ):
                 return "Login Credentials"
     return None
