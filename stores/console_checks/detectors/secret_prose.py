@@ -203,7 +203,9 @@ _CANDIDATE = re.compile(
 _WINDOW = 160
 
 _NOUN_BEFORE = re.compile(
-    rf"(?:(?<![\w\-])|(?<=[^\W\d_]{{2}}[\-_]))(?:(?P<tok>{_TOKEN_NOUN})|(?P<pw>{_PASSWORD_NOUN}))(?![\w\-])"
+    # German joins nouns into one word: "Datenbankpasswort", "Adminkennwort", "Zugangsschlüssel".
+    rf"(?:(?<![\w\-])|(?<=[^\W\d_]{{2}}[\-_])|(?<=[a-zäöüß]{{3}})(?=passw[oö]rt|kennw[oö]rt|schl[üu]ssel))"
+    rf"(?:(?P<tok>{_TOKEN_NOUN})|(?P<pw>{_PASSWORD_NOUN}))(?![\w\-])"
     rf"(?:(?P<copula>{_QUALIFIER}{_ENCODING}{_COPULA}{_ENCODING})|(?P<direct>{_ENCODING}(?:[ \t]*,)?[ \t]+))(?:\*\*|__)?[ \t]*$"
 )
 _LOGIN_BEFORE = re.compile(
@@ -259,6 +261,9 @@ _WANTS_BEFORE = re.compile(
 _TYPED_AFTER = re.compile(
     r"""["'`»”’]?\s+(?:typed|entered|eingegeben|eingetippt|getippt|tap[ée]s?|saisis?|escrito|tecleado|introducido)(?![\w\-])"""
 )
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+# "typed as the year", "entered as the port": the words after say what the number is.
+_TYPED_AS = re.compile(rf"\s+(?:as|als|comme|como)\s+(?:the|a|an|das|die|der|le|la|el)?\s*(?!(?:{_PASSWORD_NOUN})(?![\w\-]))\w")
 # The word before a credential noun that makes it published, not secret: "the public key comment is ...".
 _PUBLIC_BEFORE = re.compile(r"(?<![\w\-])(?:public|[öo]ffentliche[rsnm]?|publique|p[úu]blic[ao])[ \t\-]+$")
 _WITH_BEFORE = re.compile(r"(?<![\w\-])(?:mit|with|avec|con)\s+(?:\*\*|__)?[ \t]*$")
@@ -453,10 +458,17 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
     Each context is a regex over at most ``_WINDOW`` characters before the value (or a few after it);
     the value's shape is worked out only once a context is found.
     """
+    if "[REDACTED:" in value:
+        return None  # what redact() left in place of a value: a scrubbed record passes the check
     if _PUBLIC_KEY_TYPE.fullmatch(value.rstrip(_TRAILING)):
         return None  # "Öffentlicher Schlüssel: ssh-ed25519 AAAA...": a public key's type, then the key, shown
-    while ctx_end > 0 and text[ctx_end - 1] in _OPENERS + "*_(":
-        ctx_end -= 1  # the value's opening quote or emphasis: "**Password:** `value`"
+    while ctx_end > 0:
+        if text[ctx_end - 1] in _OPENERS + "*_(":
+            ctx_end -= 1  # the value's opening quote or emphasis: "**Password:** `value`"
+        elif ctx_end > 1 and text[ctx_end - 1] in " \u00a0\u202f" and text[ctx_end - 2] in "«“":
+            ctx_end -= 2  # French quotes hold a space: "« VALUE »"
+        else:
+            break
     line_start = lower.rfind("\n", 0, ctx_end) + 1
     if line_start and not text[line_start:ctx_end].strip(" \t>"):
         # A value alone at the start of its line, below a label ("Password for the CI user (it
@@ -471,7 +483,8 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
     shape = _Shape(value)
     if value.isdigit():
         # A bare number is a credential only where a system wants it typed ("wants 43698570 typed").
-        if 4 <= len(value) <= 12 and _TYPED_AFTER.match(lower, start + len(value)) and (
+        typed = _TYPED_AFTER.match(lower, start + len(value))
+        if 4 <= len(value) <= 12 and typed and not _YEAR.match(value) and not _TYPED_AS.match(lower, typed.end()) and (
             _OPENS_BEFORE.search(lower, lo, ctx_end) or _WANTS_BEFORE.search(lower, lo, ctx_end)
         ):
             return "Password"
@@ -559,7 +572,7 @@ def _candidate_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
         line_start = text.rfind("\n", 0, start) + 1
         if line_start and not text[line_start:start].strip(" \t>"):
             prev = _LINE_TAIL.search(text, max(0, line_start - 60), line_start - 1)
-            if prev is not None and not prev.group(1).endswith((".", ":", ",", ";")):
+            if prev is not None and not prev.group(1).endswith((".", ":", ",", ";", "]", ")", "}", ">")):
                 options.append((prev.start(1), end))
         options.append((start, end))
         glued = _GLUED_PAIR.match(text, start, end)
