@@ -476,7 +476,10 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
         label_end = line_start - 1
         if label_end > 0 and text[label_end - 1] == "\n":
             label_end -= 1  # one blank line between label and value
-        if text[:label_end].rstrip(" \t*_").endswith(":"):
+        colon = label_end
+        while colon > 0 and text[colon - 1] in " \t*_":
+            colon -= 1
+        if colon > 0 and text[colon - 1] == ":":
             ctx_end = label_end
             line_start = lower.rfind("\n", 0, ctx_end) + 1
     lo = max(line_start, ctx_end - _WINDOW)
@@ -504,7 +507,9 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
         return "Login Credentials"
     if (_OPENS_BEFORE.search(lower, lo, ctx_end) or _UNLOCK_BEFORE.search(lower, lo, ctx_end)) and plain():
         return "Password"
-    if shape.strong and not value.startswith("-") and _WANTS_BEFORE.search(lower, lo, ctx_end) and plain():
+    # The verb and its few words sit within the last 110 characters before the value.
+    wants = _WANTS_BEFORE.search(lower, max(lo, ctx_end - 110), ctx_end)
+    if wants is not None and not value.startswith("-") and shape.strong and plain():
         return "Password"
     m = _AS_NOUN_AFTER.match(lower, after)
     if m is not None and plain():

@@ -411,7 +411,8 @@ def stand_in_text(text: str) -> bool:
 
 def stand_in_encoding(value: str) -> bool:
     """Whether ``value`` is base64 or hex of a stand-in text (see ``stand_in_text``)."""
-    text = decoded_text(value) if len(value) >= 8 else None
+    # Stand-ins are short ("user:password" is 20 characters encoded): longer values are not tried.
+    text = decoded_text(value) if 8 <= len(value) <= 64 else None
     return text is not None and stand_in_text(text)
 
 
