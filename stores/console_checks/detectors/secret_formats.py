@@ -25,7 +25,7 @@ from typing import Any
 
 import kingfisher_sdk
 
-from .secret_values import is_placeholder
+from .secret_values import default_login, is_placeholder
 
 __all__ = ["FormatFinding", "rule_count", "scan_formats"]
 
@@ -43,8 +43,15 @@ _lock = threading.Lock()
 _scanner: Any = None
 _rules: Any = None
 # A credential URI whose password part is the word "password" (or a placeholder) is a template.
-_URI_PASSWORD = re.compile(r"://[^\s:/@]*:([^\s@/]+)@")
+_URI_PASSWORD = re.compile(r"://([^\s:/@]*):([^\s@/]+)@")
 _TEMPLATE_WORDS = frozenset({"password", "pass", "passwd", "pwd", "secret", "pw", "token", "key"})
+
+
+# Kingfisher hides the findings of rules that serve as one part of a multi-part credential (an id,
+# a URL, a host; or a secret half it reports only beside its companion). A secret half, and a cloud
+# access key id (what AWS's "AKIA..." id is, which detect-secrets reports alone too), is kept here
+# even found alone; ids of other kinds, names, hosts and URLs stay hidden.
+_HIDDEN_SECRET_PART = re.compile(r"(?:secret|token|passphrase|password|access-key-id)(?:\.\d+)?$")
 
 
 def _load() -> Any:
@@ -69,12 +76,24 @@ def _type_name(rule_id: str) -> str:
     return " ".join(part.capitalize() for part in re.split(r"[-_]", tail) if part)
 
 
-def _template(secret: str) -> bool:
-    """A finding whose value is a placeholder, or a URI whose password is one."""
+# The user part of a URI just before a password a rule reported alone: "postgresql://postgres:".
+_URI_USER_BEFORE = re.compile(rb"://([^\s:/@]{0,128}):$")
+
+
+def _template(secret: str, data: bytes, start: int, end: int) -> bool:
+    """A finding whose value is a placeholder, or a URI whose password is one or the user's default
+    (``postgres:postgres@localhost``): a URI rule may report the password alone, at ``start:end``."""
     if is_placeholder(secret):
         return True
     m = _URI_PASSWORD.search(secret)
-    return m is not None and (m.group(1).lower() in _TEMPLATE_WORDS or is_placeholder(m.group(1)))
+    if m is not None:
+        return m.group(2).lower() in _TEMPLATE_WORDS or default_login(m.group(1), m.group(2))
+    if data[end : end + 1] == b"@":
+        user = _URI_USER_BEFORE.search(data, max(0, start - 140), start)
+        if user is not None:
+            name = user.group(1).decode("utf-8", "replace")
+            return secret.lower() in _TEMPLATE_WORDS or default_login(name, secret)
+    return False
 
 
 def scan_formats(text: str) -> list[FormatFinding]:
@@ -89,10 +108,12 @@ def scan_formats(text: str) -> list[FormatFinding]:
     ascii_text = len(data) == len(text)
     out: list[FormatFinding] = []
     for f in findings:
-        if not f.visible or _template(f.secret):
+        if not f.visible and not _HIDDEN_SECRET_PART.search(f.rule_id):
             continue
         loc = f.location
         start, end = loc["start_offset"], loc["end_offset"]
+        if _template(f.secret, data, start, end):
+            continue
         if not ascii_text:  # byte offsets into UTF-8: back to character offsets
             start = len(data[:start].decode("utf-8", "ignore"))
             end = len(data[:end].decode("utf-8", "ignore"))

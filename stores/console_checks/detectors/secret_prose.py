@@ -49,6 +49,7 @@ from .secret_values import (
     hash_prefixed,
     password_shaped,
     reference_end,
+    stand_in_encoding,
     strong_password,
     token_shaped,
 )
@@ -72,7 +73,7 @@ _TOKEN_NOUN = (
     r"(?:account|storage|master|shared|primary|secondary|signing|encryption|server|service|private|"
     r"project|personal|admin|partner|integration|routing|license|licence|ingest(?:ion)?|write|read|deploy|"
     r"install|events?|user|bot|org|workspace|team|session|refresh|runner|registration)[ \-](?:key|token|secret)\d?s?|"
-    r"session[ \-_]?(?:ids?|cookies?)|sessionid|cookie"
+    r"session[ \-_]?(?:ids?|cookies?)|sessionid|cookie|pats?|personal[ \-]access[ \-]tokens?"
 )
 # A credential noun read loosely ("pass", "key", "clé") needs a value shaped strongly (``strong_password``).
 _LOOSE_NOUN = frozenset({"pass", "key", "clé", "cle", "llave", "secrets", "losung"})
@@ -82,7 +83,8 @@ _NOT_THE_VALUE = re.compile(
     r"(?<![\w\-])(?:hash(?:es|ed)?|digest|fingerprints?|checksum|sha\d*|md5|length|policy|policies|count|limit|"
     r"expiry|expires|id|ids|name|names|label|hint|manager|field|column|variable|var|prefix|format|rule|scope|"
     r"version|revision|commit|release|tag|port|path|file|location|type|public|rotation\s+date|age|size|"
-    r"l[äa]nge|richtlinie|longueur|politique|longitud|pol[íi]tica|nombre|nom)(?![\w\-])"
+    r"l[äa]nge|richtlinie|longueur|politique|longitud|pol[íi]tica|nombre|nom|"
+    r"comments?|kommentar|commentaire|comentario)(?![\w\-])"
 )
 # Who the credential is for: "for the etl user", "für LOADER", "du compte X", "de la cuenta Y".
 # What the credential is for, and any words about it, up to the copula: "for the etl user", "für den
@@ -132,7 +134,7 @@ _THING = (
     r"excel|mappe|classeur|libro"
 )
 _OPENS_WITH = re.compile(
-    rf"(?<!\w)(?:{_THING})(?![\w\-])(?:[^\n.!?]|\.(?=\w)){{0,40}}?(?<![\w\-])(?:"
+    rf"(?<!\w)(?:{_THING})(?:-\w+)?(?![\w\-])(?:[^\n.!?]|\.(?=\w)){{0,40}}?(?<![\w\-])(?:"
     r"takes|took|take|opens\s+with|opened\s+with|open\s+with|unlocks\s+with|unlock\s+with|accepts|accepted|"
     r"wants|expects|asks\s+for|needs|requires|is\s+protected\s+(?:with|by)|is\s+locked\s+with|"
     r"is\s+encrypted\s+with|decrypts\s+with|"
@@ -201,7 +203,9 @@ _CANDIDATE = re.compile(
 _WINDOW = 160
 
 _NOUN_BEFORE = re.compile(
-    rf"(?:(?<![\w\-])|(?<=[^\W\d_]{{2}}[\-_]))(?:(?P<tok>{_TOKEN_NOUN})|(?P<pw>{_PASSWORD_NOUN}))(?![\w\-])"
+    # German joins nouns into one word: "Datenbankpasswort", "Adminkennwort", "Zugangsschlüssel".
+    rf"(?:(?<![\w\-])|(?<=[^\W\d_]{{2}}[\-_])|(?<=[a-zäöüß]{{3}})(?=passw[oö]rt|kennw[oö]rt|schl[üu]ssel))"
+    rf"(?:(?P<tok>{_TOKEN_NOUN})|(?P<pw>{_PASSWORD_NOUN}))(?![\w\-])"
     rf"(?:(?P<copula>{_QUALIFIER}{_ENCODING}{_COPULA}{_ENCODING})|(?P<direct>{_ENCODING}(?:[ \t]*,)?[ \t]+))(?:\*\*|__)?[ \t]*$"
 )
 _LOGIN_BEFORE = re.compile(
@@ -210,7 +214,7 @@ _LOGIN_BEFORE = re.compile(
     rf"(?:(?:the|das|dem|le|la|el|its|seinem|seiner|l')\s*)?(?:(?:{_PASSWORD_NOUN})\s+)?"
     r"(?:(?:account|user|login|compte|utilisateur|cuenta|usuario|konto|benutzer|nutzer)\s+)?(?::\s*)?"
     # "with looker_svc and VALUE", "mit analyst / VALUE": the login name first, then the value.
-    r"(?P<user>[\w.@+\-]{2,40}\s*(?:and|und|et|y|e|/|,)\s*)?(?:\*\*|__)?[ \t]*$"
+    r"(?P<user>[\"'`]?[\w.@+\-]{2,40}[\"'`]?\s*(?:and|und|et|y|e|/|,)\s*)?(?:\*\*|__)?[ \t]*$"
 )
 # A value a credential was changed or set to: "we changed the password to VALUE", "they set the
 # passphrase for the vault to VALUE", "on a changé le mot de passe en VALUE", "cambiamos la contraseña a VALUE".
@@ -224,7 +228,7 @@ _CHANGED_TO_BEFORE = re.compile(
 _OPENS_BEFORE = re.compile(_OPENS_WITH.pattern.removesuffix(_OPEN) + r"(?:\*\*|__)?[ \t]*$")
 _TYPE_BEFORE = re.compile(_TYPE_VERB.pattern.removesuffix(_OPEN) + r"[ \t]*$")
 _PAIR_BEFORE = re.compile(
-    r"(?<![\w@.+\-/])(?P<user>[\w.+\-]+@(?:[\w\-]+(?:\.[\w\-]+)*)?|[A-Za-z][\w.\-]{1,40})"
+    r"(?<![\w@.+\-/])[\"'`]?(?P<user>[\w.+\-]+@(?:[\w\-]+(?:\.[\w\-]+)*)?|[A-Za-z][\w.\-]{1,40})[\"'`]?"
     r"(?P<sep>[ \t]+/[ \t]+|[ \t]*/[ \t]*|[ \t]*,[ \t]+|[ \t]+\|[ \t]+)$"
 )
 _PIN_NOUN = re.compile(
@@ -246,6 +250,22 @@ _VERB_LAST_AFTER = re.compile(
     r"eintippen|eingetippt|eingegeben|entschl[üu]sselt|ge[öo]ffnet|tippen|eintragen|einf[üu]gen|verwenden|"
     r"benutzen|nehmen|auf(?=\s*(?:[.!,;]|$))|aufmachen|aufsperren)(?![\w\-])"
 )
+# What a system wants, with no thing named before the verb ("the Redis instance on the build VM takes
+# VALUE", "der VPN-Client verlangt nach dem OTP noch VALUE"): a few words may sit between the verb
+# and the value, which must then be strongly shaped.
+_WANTS_BEFORE = re.compile(
+    r"(?<![\w\-])(?:takes|wants|accepts|asks\s+for|verlangt|nimmt|akzeptiert|demande|accepte|veut|pide|acepta|quiere)"
+    r"(?![\w\-])(?:[ \t]+[^\s.!?:=,;()]{1,20}){0,4}?[ \t]+(?:\*\*|__)?$"
+)
+# A number a prompt wants typed: "the BIOS wants 43698570 typed at boot".
+_TYPED_AFTER = re.compile(
+    r"""["'`»”’]?\s+(?:typed|entered|eingegeben|eingetippt|getippt|tap[ée]s?|saisis?|escrito|tecleado|introducido)(?![\w\-])"""
+)
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+# "typed as the year", "entered as the port": the words after say what the number is.
+_TYPED_AS = re.compile(rf"\s+(?:as|als|comme|como)\s+(?:the|a|an|das|die|der|le|la|el)?\s*(?!(?:{_PASSWORD_NOUN})(?![\w\-]))\w")
+# The word before a credential noun that makes it published, not secret: "the public key comment is ...".
+_PUBLIC_BEFORE = re.compile(r"(?<![\w\-])(?:public|[öo]ffentliche[rsnm]?|publique|p[úu]blic[ao])[ \t\-]+$")
 _WITH_BEFORE = re.compile(r"(?<![\w\-])(?:mit|with|avec|con)\s+(?:\*\*|__)?[ \t]*$")
 # Opening, unlocking or decrypting with a value: the verb says what the value is, whatever is opened.
 _UNLOCK_BEFORE = re.compile(
@@ -260,7 +280,7 @@ _UNLOCK_BEFORE = re.compile(
 )
 # What makes a sentence about a prompt or a login: a value typed in it is what the prompt wants.
 _PROMPT_CONTEXT = re.compile(
-    r"(?<![\w\-])(?:prompt\w*|asks?|asked|fragt|gefragt|abfrage|demande\w*|pide|pregunta\w*|sudo|ssh|ssh-add|"
+    r"(?<![\w\-])(?:prompt\w*|asks?|asked|(?:nach|ab|an|zur[üu]ck)?fragt|nachgefragt|gefragt|abfrage|\w{0,8}sql|demande\w*|pide|pregunta\w*|sudo|ssh|ssh-add|"
     r"mysql|psql|sqlplus|sqlcmd|pgadmin|kinit|gpg|keytool|openssl|keystore|worked|marché|funcion\w*|ging|klappte|"
     r"unlock\w*|"
     r"entsperr\w*|d[ée]verrouill\w*|desbloque\w*)(?![\w\-])"
@@ -345,7 +365,11 @@ class _Shape:
     @property
     def shaped(self) -> bool:
         if self._shaped is None:
-            self._shaped = password_shaped(self.value) and not _TEMPLATE_SLOT.search(self.value)
+            self._shaped = (
+                password_shaped(self.value)
+                and not _TEMPLATE_SLOT.search(self.value)
+                and not stand_in_encoding(self.value)  # YWRtaW46YWRtaW4= is "admin:admin", a default login
+            )
         return self._shaped
 
     @property
@@ -372,6 +396,8 @@ def _noun_kind(lower: str, lo: int, ctx_end: int, shape: _Shape) -> str | None:
         if m is None:
             return None
         pos = m.start() + 1
+        if _PUBLIC_BEFORE.search(lower, max(0, m.start() - 16), m.start()):
+            continue  # "the public key ...": a public key and what goes with it are published
         if _about_the_credential(m.group("qual") or ""):
             continue  # "the password hash is ...", "the key fingerprint: ..."
         if _TEMPLATE_SLOT.search(value):
@@ -432,13 +458,39 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
     Each context is a regex over at most ``_WINDOW`` characters before the value (or a few after it);
     the value's shape is worked out only once a context is found.
     """
+    if "[REDACTED:" in value:
+        return None  # what redact() left in place of a value: a scrubbed record passes the check
     if _PUBLIC_KEY_TYPE.fullmatch(value.rstrip(_TRAILING)):
         return None  # "Öffentlicher Schlüssel: ssh-ed25519 AAAA...": a public key's type, then the key, shown
-    while ctx_end > 0 and text[ctx_end - 1] in _OPENERS + "*_(":
-        ctx_end -= 1  # the value's opening quote or emphasis: "**Password:** `value`"
+    while ctx_end > 0:
+        if text[ctx_end - 1] in _OPENERS + "*_(":
+            ctx_end -= 1  # the value's opening quote or emphasis: "**Password:** `value`"
+        elif ctx_end > 1 and text[ctx_end - 1] in " \u00a0\u202f" and text[ctx_end - 2] in "«“":
+            ctx_end -= 2  # French quotes hold a space: "« VALUE »"
+        else:
+            break
     line_start = lower.rfind("\n", 0, ctx_end) + 1
+    if line_start and not text[line_start:ctx_end].strip(" \t>"):
+        # A value alone at the start of its line, below a label ("Password for the CI user (it
+        # wraps):", "The hex below is the FTP password:"): the label is its context.
+        label_end = line_start - 1
+        if label_end > 0 and text[label_end - 1] == "\n":
+            label_end -= 1  # one blank line between label and value
+        colon = label_end
+        while colon > 0 and text[colon - 1] in " \t*_":
+            colon -= 1
+        if colon > 0 and text[colon - 1] == ":":
+            ctx_end = label_end
+            line_start = lower.rfind("\n", 0, ctx_end) + 1
     lo = max(line_start, ctx_end - _WINDOW)
     shape = _Shape(value)
+    if value.isdigit():
+        # A bare number is a credential only where a system wants it typed ("wants 43698570 typed").
+        typed = _TYPED_AFTER.match(lower, start + len(value))
+        if 4 <= len(value) <= 12 and typed and not _YEAR.match(value) and not _TYPED_AS.match(lower, typed.end()) and (
+            _OPENS_BEFORE.search(lower, lo, ctx_end) or _WANTS_BEFORE.search(lower, lo, ctx_end)
+        ):
+            return "Password"
     kind = _noun_kind(lower, lo, ctx_end, shape)
     if kind is not None:
         return kind
@@ -454,6 +506,10 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
     if m is not None and plain() and (m.group("user") is None or shape.strong):
         return "Login Credentials"
     if (_OPENS_BEFORE.search(lower, lo, ctx_end) or _UNLOCK_BEFORE.search(lower, lo, ctx_end)) and plain():
+        return "Password"
+    # The verb and its few words sit within the last 110 characters before the value.
+    wants = _WANTS_BEFORE.search(lower, max(lo, ctx_end - 110), ctx_end)
+    if wants is not None and not value.startswith("-") and shape.strong and plain():
         return "Password"
     m = _AS_NOUN_AFTER.match(lower, after)
     if m is not None and plain():
@@ -495,7 +551,10 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
             if (
                 spaced
                 and (shape.strong or loginish and shape.strict)
-                and (_login_nearby(lower, line_start) or shape.strong and loginish)
+                # a system one logs in to, named on the line: "MinIO console: jmeyer / VALUE"
+                and (_login_nearby(lower, line_start) or shape.strong and (
+                    loginish or _THING_WORD.search(lower, line_start, ctx_end) is not None
+                ))
             ):
                 return "Login Credentials"
     return None
@@ -518,7 +577,7 @@ def _candidate_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
         line_start = text.rfind("\n", 0, start) + 1
         if line_start and not text[line_start:start].strip(" \t>"):
             prev = _LINE_TAIL.search(text, max(0, line_start - 60), line_start - 1)
-            if prev is not None and not prev.group(1).endswith((".", ":", ",", ";")):
+            if prev is not None and not prev.group(1).endswith((".", ":", ",", ";", "]", ")", "}", ">")):
                 options.append((prev.start(1), end))
         options.append((start, end))
         glued = _GLUED_PAIR.match(text, start, end)

@@ -17,19 +17,25 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import hmac
+import json
 import math
 import re
 
 __all__ = [
     "decoded_text",
+    "default_login",
     "encoded_data",
     "entropy",
+    "forgeable_jwt",
     "hash_prefixed",
     "hash_shaped",
     "is_placeholder",
     "password_shaped",
     "public_key_material",
     "reference_end",
+    "stand_in_encoding",
+    "stand_in_text",
     "strong_password",
     "token_shaped",
 ]
@@ -85,12 +91,12 @@ _STAND_IN_PARTS = frozenset(
     "user username name client access app db database account service auth bearer value_here new old "
     "me change changeme changeit redacted placeholder dummy example sample fake notreal not test xyz abc "
     "tbd todo foo bar baz demo will work works valid invalid only do does no is it for of docs doc readme tests "
-    "unit".split()
+    "unit testing".split()
 )
 # Parts that make a value a stand-in at all (without one, "api_key" alone is an identifier name).
 _MARKER_PARTS = frozenset(
     "your yours my insert put paste enter replace here goes real actual own change changeme changeit "
-    "redacted placeholder dummy example sample fake notreal tbd todo foo bar baz xyz abc demo".split()
+    "redacted placeholder dummy example sample fake notreal tbd todo foo bar baz xyz abc demo testing".split()
 )
 # Whole values that stand for a secret without holding one.
 _STAND_IN_WORDS = frozenset(
@@ -101,10 +107,17 @@ _STAND_IN_WORDS = frozenset(
     "1password lastpass bitwarden keepass keepassxc keychain vault".split()
 )
 _FILLER = re.compile(r"^(?:x{3,}|X{3,}|\*{3,}|#{3,}|\.{3,}|…+|_{3,}|-{3,}|0{6,}|•{3,}|\?{3,})$")
+# The digits documentation counts out beside stand-in words ("...-FOR-TESTING-1234567"): filler,
+# never a marker on its own ("password-1234" is a weak password, not a placeholder).
+_COUNTED_DIGITS = re.compile(r"^0?1234(?:5(?:6(?:7(?:8(?:90?)?)?)?)?)?$")
 _PARTS = re.compile(r"[^A-Za-z0-9]+")
-# The providers' documented example keys: AWS's end in EXAMPLE or EXAMPLEKEY, others spell out a
-# run of Xs or zeros in place of the key body ("AC" + 32 "X"s for Twilio, "sk_live_" + "0"s).
-_DOCUMENTED_EXAMPLE = re.compile(r"(?:EXAMPLE(?:KEY)?|[Ee]xample[Kk]ey)$|X{8,}|x{12,}|0{12,}|\*{6,}")
+# The providers' documented example keys: AWS's end in EXAMPLE or EXAMPLEKEY, or spell EXAMPLE
+# into an upper-case key body (a real one is random base32: seven letters spelling a word do not
+# happen by chance); others spell out a run of Xs or zeros in place of the key body ("AC" + 32 "X"s
+# for Twilio, "sk_live_" + "0"s).
+_DOCUMENTED_EXAMPLE = re.compile(
+    r"(?:EXAMPLE(?:KEY)?|[Ee]xample[Kk]ey)$|^[A-Z0-9]{0,24}EXAMPLE[A-Z0-9]{0,24}$|X{8,}|x{12,}|0{12,}|\*{6,}"
+)
 # Published keys that are public by design, kept as sha256 digests so this file holds no key:
 # the Azure storage emulator's (Azurite's) well-known account key, the same in every install.
 _PUBLISHED_KEY_DIGESTS = frozenset({"0011cc25eb4320717494d2703e8cba85743e71b500283c21c8b88147992f9059"})
@@ -115,10 +128,41 @@ def _published_key(v: str) -> bool:
     return len(v) >= 20 and hashlib.sha256(v.encode("utf-8", "replace")).hexdigest() in _PUBLISHED_KEY_DIGESTS
 
 
+# The signing keys that JWT documentation and debuggers publish as their defaults ("your-256-bit-secret"
+# for HS256, and so on): a token signed with one can be minted by anyone, so it grants nothing.
+_PUBLISHED_JWT_KEYS = (b"secret", b"your-secret", b"your-256-bit-secret", b"your-384-bit-secret", b"your-512-bit-secret")
+_JWT_HASHES = {"HS256": hashlib.sha256, "HS384": hashlib.sha384, "HS512": hashlib.sha512}
+_JWT_SHAPE = re.compile(r"eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{16,}")
+
+
+def _b64url(part: str) -> bytes:
+    return base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))
+
+
+def forgeable_jwt(value: str) -> bool:
+    """Whether ``value`` is a JSON Web Token signed with a published default key (a documentation
+    example, such as the one a JWT debugger shows): anyone can mint it, so it is no secret."""
+    if not _JWT_SHAPE.fullmatch(value):
+        return False
+    head, body, signature = value.split(".")
+    try:
+        alg = json.loads(_b64url(head)).get("alg")
+        wanted = _b64url(signature)
+    except (ValueError, AttributeError, binascii.Error):
+        return False
+    digest = _JWT_HASHES.get(alg) if isinstance(alg, str) else None
+    if digest is None:
+        return False
+    signed = f"{head}.{body}".encode("ascii")
+    return any(hmac.compare_digest(hmac.new(key, signed, digest).digest(), wanted) for key in _PUBLISHED_JWT_KEYS)
+
+
 def is_placeholder(value: str) -> bool:
     """Whether the whole of ``value`` stands in for a secret without holding one."""
     v = value.strip().strip(_QUOTES).strip()
     if not v:
+        return True
+    if v.startswith("eyJ") and forgeable_jwt(v):
         return True
     end = reference_end(v, 0)
     if end is not None and end == len(v):
@@ -131,13 +175,16 @@ def is_placeholder(value: str) -> bool:
     parts = [p for p in _PARTS.split(lower) if p]
     if not parts:
         return True  # only symbols: "***", "---"
-    if all(p in _STAND_IN_PARTS or _FILLER.match(p) for p in parts) and any(
+    if all(p in _STAND_IN_PARTS or _FILLER.match(p) or _COUNTED_DIGITS.match(p) for p in parts) and any(
         p in _MARKER_PARTS or _FILLER.match(p) for p in parts
     ):
         return True
     # A vendor's prefix, then words saying it is no key: "xoxb-not-a-real-token-this-will-not-work".
+    # Google's keys open with a fixed "AIzaSy": a vendor prefix is up to eight characters.
     rest = parts[1:]
-    if len(rest) >= 3 and len(parts[0]) <= 6 and all(p in _STAND_IN_PARTS for p in rest) and any(
+    if len(rest) >= 3 and len(parts[0]) <= 8 and all(
+        p in _STAND_IN_PARTS or _FILLER.match(p) or _COUNTED_DIGITS.match(p) for p in rest
+    ) and any(
         p in _MARKER_PARTS for p in rest
     ):
         return True
@@ -329,13 +376,44 @@ def decoded_text(value: str) -> str | None:
 
 
 def encoded_data(value: str) -> bool:
-    """Whether ``value`` is base64 or hex of data that holds no credential (a cursor, a JSON page)."""
+    """Whether ``value`` is base64 or hex of data that holds no credential (a cursor, a JSON page, a
+    stand-in such as ``user:password`` or a default login such as ``admin:admin``)."""
     text = decoded_text(value)
     if text is None:
         return False
-    if _DATA_TEXT.match(text):
+    if _DATA_TEXT.match(text) or stand_in_text(text):
         return True
     return text.lstrip().startswith(("{", "[")) and not _CREDENTIAL_IN_DATA.search(text)
+
+
+# A login's default password is its user name, a plain word: admin/admin, postgres/postgres, guest/guest.
+_PLAIN_WORD = re.compile(r"[A-Za-z][A-Za-z_\-]{0,40}")
+_LOGIN_PAIR = re.compile(r"(?P<user>[\w.@+\-]{1,64}):(?P<password>\S{1,128})")
+
+
+def default_login(user: str, password: str) -> bool:
+    """Whether ``password`` is no secret of ``user``'s: a stand-in ("password", "<pw>"), or the user
+    name itself written as a plain word, as software ships its default logins (``admin:admin``)."""
+    if is_placeholder(password):
+        return True
+    return password.casefold() == user.casefold() and bool(_PLAIN_WORD.fullmatch(password))
+
+
+def stand_in_text(text: str) -> bool:
+    """Whether a decoded text is a stand-in: a placeholder, or a ``user:password`` pair whose
+    password is a stand-in or the default (``dXNlcjpwYXNzd29yZA==`` is "user:password")."""
+    text = text.strip()
+    m = _LOGIN_PAIR.fullmatch(text)
+    if m is not None:
+        return default_login(m.group("user"), m.group("password"))
+    return is_placeholder(text)
+
+
+def stand_in_encoding(value: str) -> bool:
+    """Whether ``value`` is base64 or hex of a stand-in text (see ``stand_in_text``)."""
+    # Stand-ins are short ("user:password" is 20 characters encoded): longer values are not tried.
+    text = decoded_text(value) if 8 <= len(value) <= 64 else None
+    return text is not None and stand_in_text(text)
 
 
 def _shape(v: str, strict: bool) -> bool:

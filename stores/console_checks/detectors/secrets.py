@@ -30,12 +30,15 @@ from typing import Any
 
 from . import secret_formats, secret_prose
 from .secret_values import (
+    default_login,
     hash_prefixed,
     hash_shaped,
     is_placeholder,
     password_shaped,
     public_key_material,
     reference_end,
+    stand_in_encoding,
+    token_shaped,
 )
 
 __all__ = [
@@ -239,6 +242,8 @@ class _Engine:
                     continue  # a documented example key, "user:password@" in a URI template
                 if public_key_material(value) or hash_prefixed(value):
                     continue  # a public key's body or an algorithm-named digest: published, not secret
+                if secret.type == "Basic Auth Credentials" and _default_url_login(line, value):
+                    continue  # http://admin:admin@localhost: the software's default login
                 if (
                     secret.type == "Hex High Entropy String"
                     and hash_shaped(value)
@@ -254,6 +259,12 @@ class _Engine:
         if found and self._filtered(self.line_filters, filename=FILENAME, line=line, context=context):
             return []
         return found
+
+
+def _default_url_login(line: str, password: str) -> bool:
+    """Whether a URL on ``line`` gives ``password`` to a user whose default login it is (admin:admin)."""
+    m = re.search(rf"://(?P<user>[^\s:/@]*):{re.escape(password)}@", line)
+    return m is not None and default_login(m.group("user"), password)
 
 
 _TOKEN_RUN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
@@ -382,6 +393,7 @@ def _not_a_value(value: str) -> bool:
     """
     return (
         is_placeholder(value)
+        or "[REDACTED:" in value  # what redact() left: a record scrubbed once is not refused again
         or bool(_ENV_NAME.fullmatch(value))
         or bool(_PATHLIKE.search(value))
         or len(set(value.lower())) <= 2
@@ -389,6 +401,7 @@ def _not_a_value(value: str) -> bool:
         or hash_prefixed(value)  # sha256:..., h1:...: a digest named by its algorithm
         or bool(_COLON_HEX.match(value))  # eb:83:4c:...: a key's fingerprint, or a MAC address
         or bool(_NAMESPACED.match(value))  # orders:2024:summary: a cache key or a path of words and numbers
+        or stand_in_encoding(value)  # dXNlcjpwYXNzd29yZA== is base64 of "user:password"
     )
 
 
@@ -479,8 +492,9 @@ _ASSIGN = re.compile(
     (?![A-Za-z0-9])
     ["'`\]]{0,2}[ \t]*
     (?::=|=>|=|:)(?:\*\*|__)?[ \t]*   # "**Password:** value" in Markdown
-    ["'`]?
-    (?P<value>[^\s"'`,;]+)
+    (?P<q>["'`])?
+    # A quoted value reads to its closing quote: a password may hold ";", "," or another quote.
+    (?P<value>(?(q)(?:(?:(?!(?P=q))\S){1,200}(?=(?P=q))|[^\s"'`,;]+)|[^\s"'`,;]+))
     """
 )
 # A line that is one assignment and nothing else (YAML, .env, ini, a shell export) is config, not prose:
@@ -622,6 +636,8 @@ def _url_credentials(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_S
         password = m.group("password")
         if _not_a_value(password) or _reference_at(note.text, m.start("password")) or password.lower() in ("password", "pass", "passwd", "pwd", "secret"):
             continue
+        if default_login(m.group("user"), password):
+            continue  # postgres:postgres@localhost: the software's default login, as documentation shows it
         if password.isdigit() and len(password) <= 5:  # host:port, not user:password
             continue
         scheme = m.group("scheme").lower().removeprefix("jdbc:").split("+")[0]
@@ -777,7 +793,9 @@ _CLI_PASSWORD = re.compile(
     r"|security[ \t]+add-(?:generic|internet)-password\b[^\n]{0,200}?[ \t]-w[ \t]+[\"']?(?P<c>[^\s'\"`]{4,})"
     # A login command given its password as a flag: docker login -p X, any "login ... --password X".
     r"|\blogin\b[^\n]{0,200}?[ \t](?:-p|--password|--passwd|--pass)(?:[ \t]+|=)[\"']?(?P<d>[^\s'\"`]{4,})"
-    r"|-passout[ \t]+pass:(?P<e>[^\s'\"`]{4,}))"
+    r"|-passout[ \t]+pass:(?P<e>[^\s'\"`]{4,})"
+    # A CLI's login given its key as the argument: "wandb login KEY", "<tool> login --token KEY".
+    r"|(?:(?<=\n)|^|(?<=`))[ \t>$]*[a-z][a-z0-9._\-/]{1,29}[ \t]+login[ \t]+(?:--?(?:token|key|api-key|with-token)(?:[ \t]+|=))?[\"']?(?P<f>[A-Za-z0-9_\-.]{32,200})(?![\w\-.]))"
 )
 
 
@@ -785,10 +803,12 @@ def _cli_passwords(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Spa
     if not any(word in note.lower for word in ("mysql", "mariadb", "sshpass", "security add-", "login", "pass:")):
         return
     for m in _CLI_PASSWORD.finditer(note.text):
-        group = next(g for g in ("a", "b", "c", "d", "e") if m.group(g))
+        group = next(g for g in ("a", "b", "c", "d", "e", "f") if m.group(g))
         value = m.group(group)
         if group == "d" and not _password_like(value, False):
             continue  # "login ... -p 5432" is a port, "--password-stdin" a flag
+        if group == "f" and not token_shaped(value):
+            continue  # "login registry.example.com": a host, not a key
         if not _not_a_value(value) and not _reference_at(note.text, m.start(group)):
             yield _Span(m.start(group), m.end(group), "Password")
 
@@ -859,8 +879,11 @@ def _bare_tokens(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]
             continue  # a public key's fingerprint or body: shown, not kept secret
         if not _SECRET_WORD.search("\n".join(note.lines[max(0, number - 3) : number]).lower()):
             continue
-        if hash_prefixed(_word_at(line, column)):
+        word = _word_at(line, column)
+        if hash_prefixed(word):
             continue  # the tail of a stored password hash ("$2b$12$...", "pbkdf2_sha256$..."): not the password
+        if word != m.group(0) and is_placeholder(word):
+            continue  # a part of a whole documented example (a JWT signed with a published key)
         yield _Span(m.start(), m.end(), "Secret Assignment")
 
 
@@ -904,7 +927,7 @@ def _vendor_tokens(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Spa
 # A key with an upper-case vendor prefix and no key word near it ("NRAK-" + 27, "NRJS-" + 19 hex):
 # four to eight capitals, a hyphen, then a random body with letters and digits. A ticket key has
 # digits only ("ORB-1422"); a hash of a standard length is a digest; an id the line calls one is not a key.
-_UPPER_PREFIXED = re.compile(r"(?<![A-Za-z0-9_\-])[A-Z]{4,8}-(?P<body>[A-Za-z0-9]{19,64})(?![A-Za-z0-9_\-])")
+_UPPER_PREFIXED = re.compile(r"(?<![A-Za-z0-9_\-])[A-Z]{4,8}-(?P<body>[A-Za-z0-9][A-Za-z0-9_\-]{18,63})(?![A-Za-z0-9_\-])")
 _ID_CONTEXT = re.compile(r"(?i)\b(?:request|trace|correlation|order|invoice|build|run|job|ticket|ulid|uuid|sha\d*|md5)\b")
 
 
@@ -913,6 +936,8 @@ def _upper_prefixed_tokens(note: _Note, in_code: Callable[[int], bool]) -> Itera
         body = m.group("body")
         if not _has_digit_and_letter(body) or _entropy(body) < 3.0 or is_placeholder(m.group(0)):
             continue
+        if ("_" in body or "-" in body) and not _random_token(body):
+            continue  # "TEAM-build_artifact_2024": words joined, not a random body
         if len(body) in (32, 40, 64) and all(c in "0123456789abcdefABCDEF" for c in body):
             continue  # a digest of a standard length behind a label
         number = note.line_of(m.start())
@@ -1195,7 +1220,9 @@ _PAIR_TEXT = re.compile(r"[\w.@+\-]{2,64}:(?P<value>[^\s:]{6,128})")
 def _credential_pair(decoded: str) -> bool:
     """Whether a decoded text is a ``user:password`` pair (what "Basic" auth and many configs encode)."""
     m = _PAIR_TEXT.fullmatch(decoded.strip())
-    return m is not None and password_shaped(m.group("value"), strict=True)
+    return m is not None and password_shaped(m.group("value"), strict=True) and not default_login(
+        decoded.strip()[: m.start("value") - 1], m.group("value")
+    )
 
 
 def _encoded_spans(note: _Note, depth: int) -> list[_Span]:
