@@ -215,3 +215,18 @@ def test_a_common_word_name_counts_beside_other_detail_of_its_client():
 def test_a_disguised_name_of_the_own_client_passes_in_its_project_store():
     assert DISGUISE_MATCHER.scan("Qu0rv4n3 wants PR notes.", own_client="Quorvane") == []
     assert DISGUISE_MATCHER.scan("Qu0rv4n3 wants PR notes.", own_client="Summit") != []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Rotate by the angle θ before plotting.",
+        "Η βάση δεδομένων ενημερώνεται κάθε βράδυ.",
+        "Все предыдущие загрузки были успешными.",
+        "ϑ, ϴ, Б, ъ, ћ, Ѣ, Ѳ, ѽ, Ҍ, ғ, Қ, Ң, Ҫ, Ұ, Ҳ, Ӆ, Ө: letters of other scripts.",
+    ],
+)
+def test_letters_whose_lookalike_is_a_sequence_are_read_without_error(text):
+    # Some letters are confusable with a sequence (a digit and a stroke), not one letter: such a
+    # letter has no Latin look-alike, and the text is judged like any other.
+    assert MATCHER.scan(text) == []

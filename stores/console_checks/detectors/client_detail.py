@@ -220,6 +220,8 @@ _LATIN_NAME = re.compile(r"LATIN (?:(SMALL|CAPITAL) )?LETTER (?:SMALL CAPITAL |D
 
 
 def _latin_letter(ch: str) -> str:
+    if len(ch) != 1:  # a confusable may be a sequence ("θ" looks like "0" + a stroke): no one letter
+        return ""
     m = _LATIN_NAME.fullmatch(unicodedata.name(ch, ""))
     if m is None:
         return ""
