@@ -126,15 +126,31 @@ _CONFUSABLES = {
     "\ufe63": "-", "\uff0d": "-",
     "ɑ": "a", "ɩ": "i", "ɛ": "e",
 }
-# German letters as they are written without their marks ("Müller" is also "Mueller").
-_TRANSLITERATIONS = (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss"))
+# Letters as they are written without their marks, in German and the Nordic languages ("Müller"
+# is also "Mueller", "Søndergaard" also "Soendergaard", "Ålesund" also "Aalesund"). A name is
+# matched in both spellings whichever of them the registry holds.
+_TRANSLITERATIONS = (
+    ("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss"), ("ø", "oe"), ("å", "aa"), ("æ", "ae"),
+    ("Ä", "Ae"), ("Ö", "Oe"), ("Ü", "Ue"), ("Ø", "Oe"), ("Å", "Aa"), ("Æ", "Ae"),
+)
+_TRANSLITERATED = re.compile("[" + "".join(mark for mark, _ in _TRANSLITERATIONS) + "]")
+# Letters with no base letter to fold to, spelled as the letters they join ("æ" is "ae", "þ" "th").
+_LIGATURES = {
+    "ß": "ss", "æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe", "þ": "th", "Þ": "Th", "ð": "d", "Ð": "D",
+    "ĸ": "k", "ŋ": "ng", "Ŋ": "Ng",
+}
 _APOSTROPHES = frozenset("'\u2019")
+# One line break, with the white space around it, that a wrapped line put inside a word.
+_LINE_BREAK = re.compile(r"[ \t]*\r?\n[ \t]*")
 # What may follow a name and still be the name: a plural or possessive ending.
 _PLURAL_ENDING = re.compile(r"(?:e?s)(?:['\u2019]s?)?|['\u2019]s?")
 # Three or more single letters or digits, each pair split by the same separator: one to three
 # spaces, or a hyphen, dot, plus, bar, slash, middle dot or bullet ("a c m e", "A  C  M  E", "a·c·m·e").
+# An identifier spelled out keeps its underscores and dots as letters of the run ("f c t _ l e g s",
+# "r a w . l e g s"); the run starts and ends on a letter or digit.
 _LETTER_RUN = re.compile(
-    r"(?<![^\W_])[^\W_](?P<sep> {1,3}|[.\-+|/\u00b7\u2022\u2027\u22c5])(?:[^\W_](?P=sep))+[^\W_](?![^\W_])"
+    r"(?<![^\W_])[^\W_](?P<sep> {1,3}|[.\-+|/\u00b7\u2022\u2027\u22c5])"
+    r"(?:(?!(?P=sep))[\w.](?P=sep))+[^\W_](?![^\W_])"
 )
 # A token that may be base64 (standard or URL-safe), long enough to hold a name.
 _RUN_CONTEXT = 60  # characters read again either side of a run of single letters
@@ -182,6 +198,13 @@ _AGENT_STEMS = (
 _AGENT_IRREGULAR = frozenset("said says told chose replied".split())
 
 
+def _finite_verb(word: str) -> bool:
+    """Whether a word is a verb in the past or an auxiliary ("rebuilt", "failed", "was", "should")."""
+    if word in _AUXILIARIES or word in _IRREGULAR_PAST or word in _AGENT_VERBS:
+        return True
+    return len(word) >= 5 and word.endswith("ed") and not word.endswith("eed")
+
+
 def _inflections(stem: str) -> set[str]:
     """A regular verb's forms in -s and -ed ("ask" -> asks, asked; "agree" -> agrees, agreed)."""
     if stem.endswith("e"):
@@ -195,6 +218,18 @@ def _inflections(stem: str) -> set[str]:
 
 _AGENT_VERBS = frozenset(form for stem in _AGENT_STEMS for form in _inflections(stem)) | _AGENT_IRREGULAR
 _DETERMINERS = frozenset("the a an this that these those my our your their its his her every each".split())
+# A singular count noun takes a determiner ("the orchard"); one without any, after a preposition
+# and before the sentence's verb ("built over orchard rebuilt", "resync of kettle duplicated
+# rows"), is used as a name.
+_PREPOSITIONS = frozenset(
+    "of on over for from in into onto to with at by about under against across via behind after before during "
+    "between without within through throughout per like".split()
+)
+_IRREGULAR_PAST = frozenset(
+    "built rebuilt broke ran took went got fell grew sent made kept lost came gave threw found brought began "
+    "stuck spent wrote drew".split()
+)
+_NAME_FUNCTION_WORDS = frozenset("and of the for in on at by to a an de la le du von van der".split())
 _WORD = re.compile(r"[a-z]+")
 _SENTENCE_END = frozenset(".!?:;\n")
 
@@ -207,6 +242,8 @@ def _fold(ch: str) -> str:
         return " "
     if ch in _CONFUSABLES:
         return _CONFUSABLES[ch]
+    if ch in _LIGATURES:
+        return _LIGATURES[ch]
     decomposed = unicodedata.normalize("NFKD", ch)
     folded = "".join(c for c in decomposed if not unicodedata.combining(c) and c not in _INVISIBLE)
     if folded.isascii() or not ch.isalpha():
@@ -351,7 +388,14 @@ class _Entry:
     hyphen_gaps: frozenset[int] = frozenset()
     space_gaps: frozenset[int] = frozenset()
     weak_gaps: frozenset[int] = frozenset()  # space splits into two common words ("Bright moor")
+    # Where a line break may split a word ("Quillf" / "eather"): a wrapped line cuts anywhere. Weak
+    # where both pieces are common words ("copper" / "line"), or in a name that is common words.
+    break_gaps: frozenset[int] = frozenset()
+    weak_break_gaps: frozenset[int] = frozenset()
     common_word: bool = False  # one common English word ("Harbor"): counted only with evidence
+    # Three or more common content words ("Saffron Ridge Capital"): that phrase, in full, is the
+    # client even in lower case; two ("copper kettle") may be the words.
+    long_phrase: bool = False
     capitals_only: bool = False  # an acronym ("PNL"): counted in capitals only, like a project key
     gluable: bool = False  # long and rare enough to count glued to other words inside an identifier
 
@@ -367,12 +411,8 @@ _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A
 def _name_forms(term: str) -> list[tuple[str, frozenset[int]]]:
     """A client name's forms: as written, transliterated ("Mueller"), with "&" as "and" and as "+"."""
     variants = [term]
-    lower = term.lower()
-    if any(mark in lower for mark, _ in _TRANSLITERATIONS):
-        spelled = lower
-        for mark, plain in _TRANSLITERATIONS:
-            spelled = spelled.replace(mark, plain)
-        variants.append(spelled)
+    if _TRANSLITERATED.search(term):
+        variants.append(_transliterate(term))
     if "&" in term:
         variants += [v.replace("&", " and ") for v in variants]
     forms = [form for form in map(_name_form, variants) if form is not None]
@@ -383,6 +423,13 @@ def _name_forms(term: str) -> list[tuple[str, frozenset[int]]]:
         if len(joined) >= 3 and joined.endswith("y") and joined[-2] not in "aeiouy"
     ]
     return list(dict.fromkeys(forms))
+
+
+def _transliterate(text: str) -> str:
+    """``text`` with each marked letter spelled as it is without its mark ("Müller" -> "Mueller")."""
+    for mark, plain in _TRANSLITERATIONS:
+        text = text.replace(mark, plain)
+    return text
 
 
 def _leet_spelled(spelled: str) -> bool:
@@ -429,6 +476,12 @@ def _common_words(joined: str, gaps: frozenset[int]) -> bool:
     return all(_is_common(joined[a:b]) for a, b in zip(bounds, bounds[1:], strict=False))
 
 
+def _content_words(joined: str, gaps: frozenset[int]) -> int:
+    """How many words of a name are not function words ("Bank of the West": two)."""
+    bounds = [0, *sorted(gaps), len(joined)]
+    return sum(joined[a:b] not in _NAME_FUNCTION_WORDS for a, b in zip(bounds, bounds[1:], strict=False))
+
+
 def _split_gaps(joined: str, gaps: frozenset[int]) -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
     """Where a word of a name may be split by a hyphen or a space ("Bright-moor", "Vel trix").
 
@@ -456,6 +509,27 @@ def _split_gaps(joined: str, gaps: frozenset[int]) -> tuple[frozenset[int], froz
             if len(left) >= 2 and len(right) >= 2:
                 (weak if _is_common(left) and _is_common(right) else space).add(a + k)
     return frozenset(hyphen), frozenset(space), frozenset(weak)
+
+
+def _break_gaps(joined: str, gaps: frozenset[int]) -> tuple[frozenset[int], frozenset[int]]:
+    """Where a line break may split a word of a name, and which of those splits are weak.
+
+    A wrapped line cuts a word anywhere, one letter from either end too ("Saffro" / "n Ridge"), so
+    every offset inside a word of four letters or more may hold one. A split into two common words
+    ("copper" / "line") is weak, as the same split by a space is.
+    """
+    breaks: set[int] = set()
+    weak: set[int] = set()
+    bounds = [0, *sorted(gaps), len(joined)]
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        word = joined[a:b]
+        if len(word) < 4 or not word.isalpha():
+            continue
+        for k in range(1, len(word)):
+            breaks.add(a + k)
+            if _is_common(word[:k]) and _is_common(word[k:]) and min(k, len(word) - k) >= 2:
+                weak.add(a + k)
+    return frozenset(breaks), frozenset(weak)
 
 
 def _name_form(term: str) -> tuple[str, frozenset[int]] | None:
@@ -534,6 +608,36 @@ def _letter_run_texts(text: str) -> list[tuple[int, str]]:
     return out
 
 
+# A line break with an identifier's character before it and a word character after it.
+_BREAK_IN_TOKEN = re.compile(r"(?<=[\w./-])\r?\n(?=\w)")
+_TOKEN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-@:`\"[]")
+_IDENTIFIER_HINT = re.compile(r"[_./-]|\d")
+_TOKEN_REACH = 120  # at most this many characters of a token either side of the break
+
+
+def _broken_identifier_texts(text: str) -> list[tuple[int, str]]:
+    """Each token a line break cuts ("hvm_fl" / "eet"), joined again, with where it starts.
+
+    Only tokens that look like identifiers once joined (an underscore, dot, slash, hyphen or digit)
+    are read again, and a sentence that ends at the break and a capitalised one after it is prose.
+    """
+    out = []
+    for m in _BREAK_IN_TOKEN.finditer(text):
+        left = m.start()
+        while left > 0 and m.start() - left < _TOKEN_REACH and text[left - 1] in _TOKEN_CHARS:
+            left -= 1
+        right = m.end()
+        while right < len(text) and right - m.end() < _TOKEN_REACH and text[right] in _TOKEN_CHARS:
+            right += 1
+        before, after = text[left : m.start()], text[m.end() : right]
+        if before.endswith(".") and after[:1].isupper():
+            continue  # a sentence ends on one line and the next begins on the next
+        joined = before + after
+        if _IDENTIFIER_HINT.search(joined):
+            out.append((left, joined))
+    return out
+
+
 # Hex of text: every byte of a letter starts with a digit, so a run of hex pairs holding digits.
 _HEX_TOKEN = re.compile(r"(?<![0-9A-Za-z])(?:0x)?((?:[0-9a-fA-F]{2}){4,})(?![0-9A-Za-z])")
 _PERCENT_TOKEN = re.compile(r"[^\s%]*(?:%[0-9A-Fa-f]{2}[^\s%]*)+")
@@ -566,11 +670,14 @@ def _hex_texts(text: str) -> list[tuple[int, str]]:
 
 
 def _spelled_texts(text: str) -> list[tuple[int, str]]:
-    """The text with percent-encoding undone, and rot13 or reversal undone where the text says it uses them."""
+    """The text with percent-encoding undone, marked letters transliterated, and rot13 or reversal
+    undone where the text says it uses them."""
     out = []
     if "%" in text:
         for m in _PERCENT_TOKEN.finditer(text):  # only the tokens that hold percent-escapes
             out.append((m.start(), urllib.parse.unquote(m.group(0))))
+    if _TRANSLITERATED.search(text):  # "Müller" for a client registered as "Mueller"
+        out.append((0, _transliterate(text)))
     lower = text.lower()
     if "rot" in lower and _ROT13_SAID.search(text):
         out.append((0, codecs.encode(text, "rot13")))
@@ -615,10 +722,13 @@ class ClientDetailMatcher:
                 acronym = _ACRONYM.fullmatch(term.term.strip()) is not None
                 for joined, gaps in _name_forms(term.term):
                     hyphen, space, weak = _split_gaps(joined, gaps)
+                    breaks, weak_breaks = _break_gaps(joined, gaps)
                     entry = _Entry(
                         term, gaps, joined[0].isalnum(), joined[-1].isalnum(),
                         hyphen_gaps=hyphen, space_gaps=space | weak, weak_gaps=weak,
+                        break_gaps=breaks, weak_break_gaps=weak_breaks,
                         common_word=_common_words(joined, gaps),
+                        long_phrase=_content_words(joined, gaps) >= 3,
                         capitals_only=acronym,
                         gluable=len(joined) >= _GLUABLE_LENGTH and joined.isalpha()
                         and zipf_frequency(joined, "en") < _RARE_ZIPF,
@@ -664,15 +774,21 @@ class ClientDetailMatcher:
             return []
         found: dict[ClientDetailFinding, int] = {}
         weak: dict[ClientDetailFinding, int] = {}
-        # The text itself, then each derived reading of it: (view, where it sits, whether it is a decoding).
-        views: list[tuple[_View, int | None, bool]] = [(_View(text), None, False)]
-        views += [(_View(joined), at, False) for at, joined in _letter_run_texts(text)]
-        views += [(_View(decoded), at, True) for at, decoded in _base64_texts(text) + _hex_texts(text)]
-        views += [(_View(decoded), at, False) for at, decoded in _spelled_texts(text)]
-        for view, at, decoded in views:
-            self._scan_view(view, found, weak, own_client, offset=at, disguised=decoded)
+        # The text itself, then each derived reading of it: (view, where it sits, whether it is a
+        # decoding, whether names are read in it too).
+        views: list[tuple[_View, int | None, bool, bool]] = [(_View(text), None, False, True)]
+        views += [(_View(joined), at, False, True) for at, joined in _letter_run_texts(text)]
+        views += [(_View(decoded), at, True, True) for at, decoded in _base64_texts(text) + _hex_texts(text)]
+        views += [(_View(decoded), at, False, True) for at, decoded in _spelled_texts(text)]
+        # An identifier cut by a wrapped line, joined again; names there are the names view's (it
+        # reads a line break inside a word, with the evidence a common word needs).
+        views += [(_View(joined), at, False, False) for at, joined in _broken_identifier_texts(text)]
+        for view, at, decoded, names in views:
+            self._scan_view(view, found, weak, own_client, offset=at, disguised=decoded, names=names)
             if self._skeletons is not None and _LEET_HINT.search(view.cased):
-                self._scan_view(view, found, weak, own_client, offset=at, disguised=decoded, skeleton=True)
+                self._scan_view(
+                    view, found, weak, own_client, offset=at, disguised=decoded, skeleton=True, names=names
+                )
         clients = {f.client for f in found}
         for finding, position in weak.items():
             if finding.client in clients and finding not in found:
@@ -688,18 +804,20 @@ class ClientDetailMatcher:
         offset: int | None,
         disguised: bool = False,
         skeleton: bool = False,
+        names: bool = True,
     ) -> None:
         """Add the findings of one view of a text; ``offset`` places a derived view's findings in the text.
 
         ``disguised``: the view is a decoding (base64), so every name in it is evidence enough.
         ``skeleton``: read the names view with digits and symbols as letters; only names spelled with
         at least one of them count (the plain reading finds the rest).
+        ``names``: whether client names are read in this view, or only identifiers.
         """
         matches: list[tuple[int, int, list[_Entry], list[_Entry]]] = []  # clean start, end, strong, weak
-        automaton = self._skeletons if skeleton else self._names
-        names = view.names.translate(_SKELETON) if skeleton else view.names
-        if automaton is not None and names:
-            for end, (length, entries) in automaton.iter(names):
+        automaton = (self._skeletons if skeleton else self._names) if names else None
+        joined = view.names.translate(_SKELETON) if skeleton else view.names
+        if automaton is not None and joined:
+            for end, (length, entries) in automaton.iter(joined):
                 start = end - length + 1
                 if skeleton and not _leet_spelled(view.names[start : end + 1]):
                     continue
@@ -738,7 +856,11 @@ class ClientDetailMatcher:
                         split = "disguise"  # "Lаntern" with a Cyrillic a: written to slip past a match
                     # A name of common words needs evidence written as the words ("big corp"); glued
                     # or joined by "-" or "_" ("bigcorp", "big_corp") it is an identifier, the client's.
-                    as_words = entry.common_word and all(skipped.get(k, "x").isspace() for k in entry.gaps)
+                    as_words = (
+                        entry.common_word
+                        and not (entry.long_phrase and split == "plain")
+                        and all(skipped.get(k, "x").isspace() for k in entry.gaps)
+                    )
                     needs_evidence = as_words or split == "weak" or lowered
                     evident = not needs_evidence or disguised or skeleton or split == "disguise"
                     if not evident:
@@ -809,6 +931,10 @@ class ClientDetailMatcher:
             # Two common pieces are weak on their own ("Pine crest"), not inside a longer name whose
             # other words are in the text too ("pine crest dental"): that phrase is only the client.
             return "weak" if k in entry.weak_gaps and (not entry.gaps or entry.common_word) else "disguise"
+        if _LINE_BREAK.fullmatch(sep) and k in entry.break_gaps:
+            # A word cut by a wrapped line ("Quillf" / "eather"). A name of common words is still
+            # weak ("Em" / "ber" is the word "ember" until something says it is the client).
+            return "weak" if entry.common_word or k in entry.weak_break_gaps else "disguise"
         return None
 
     @staticmethod
@@ -868,6 +994,17 @@ class ClientDetailMatcher:
             and not (words_before and words_before[-1] in _DETERMINERS)
         ):
             return True  # the subject of a person's verb: "Orbit asked for", "orbit wants"
+        if (
+            after == end + 1
+            and words_after
+            and words_before
+            and words_before[-1] in _PREPOSITIONS
+            and view.clean[start - 1 : start] == " "
+            and view.clean[start - 1 - len(words_before[-1]) : start - 1] == words_before[-1]
+            and view.clean[end + 1 : end + 2] == " "
+            and _finite_verb(words_after[0])
+        ):
+            return True  # no determiner after a preposition, then a verb: "resync of kettle duplicated"
         if letters and letters[0].isupper():
             before = view.clean[:start].rstrip(" \t*_`\"'([#>-")
             if before and before[-1] not in _SENTENCE_END:
