@@ -53,7 +53,9 @@ import binascii
 import bisect
 import codecs
 import html
+import itertools
 import re
+import string
 import unicodedata
 import urllib.parse
 from collections.abc import Iterable
@@ -101,13 +103,14 @@ _INLINE_TAGS = frozenset(
     "a abbr b bdi bdo big cite code del dfn em font i ins kbd mark q s samp small span strike strong sub sup "
     "tt u var wbr".split()
 )
+# It opens on a look-ahead at its first characters, so the scan skips plain text in C.
 _SPECIAL = re.compile(
-    r"<!--|-->"
+    r"(?=[<&*~`_\-\x80-\U0010ffff])(?:<!--|-->"
     r"|<(?P<close>/?)(?P<tag>[A-Za-z][A-Za-z0-9]*)(?:\s[^<>]*)?/?>"
     r"|(?P<entity>&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"
     r"|[*~`]"
     r"|(?P<underscores>_+)"
-    r"|[^\x00-\x7f]"
+    r"|[^\x00-\x7f])"
 )
 # Separators a name may have, or not have, between its words; apostrophes may come and go anywhere
 # ("McDonald's", "McDonalds").
@@ -155,9 +158,13 @@ _LETTER_RUN = re.compile(
 # A token that may be base64 (standard or URL-safe), long enough to hold a name.
 _RUN_CONTEXT = 60  # characters read again either side of a run of single letters
 # It may follow a key and "=" ("ctx=Tm9y..."): a value in a query string or a config line.
-_BASE64_TOKEN = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{6,}={0,2}(?![A-Za-z0-9+/=_-])")
-_QUOTES_AROUND_DOT = frozenset("'\"[]")
-_QUOTED_DOT = re.compile(r"['\"\[\]]\.|\.['\"\[\]]")
+# Base64 of text always holds a capital (every letter's first six bits give one), so a token with
+# none ("orders_v2", "dbt-utils") is not read as one.
+_BASE64_TOKEN = re.compile(
+    r"(?<![A-Za-z0-9+/_-])(?=[a-z0-9+/_-]*[A-Z])[A-Za-z0-9+/_-]{6,}={0,2}(?![A-Za-z0-9+/=_-])"
+)
+# A quote or bracket beside the dot of a qualified name, dropped from the view.
+_QUOTED_DOT = re.compile(r"['\"\[\]](?=\.)|(?<=\.)['\"\[\]]")
 # The characters the names view drops: separators, apostrophes, white space.
 _NAME_DROP = re.compile(r"[\s\-_,./+'\u2019]+")
 # Digits and symbols written for letters ("Br1ghtm00r", "Veltr!x", "C4f3"), folded with the letters
@@ -328,18 +335,18 @@ class _View:
 
         # Quotes and brackets around the dot of a qualified name: "ACME"."ORDERS", [raw].[orders].
         joined = "".join(chars)
-        if _QUOTED_DOT.search(joined) is None:  # the common case: nothing to drop
+        drop = [m.start() for m in _QUOTED_DOT.finditer(joined)]
+        if not drop:  # the common case: nothing to drop
             self.cased, self.where = joined, where
         else:
-            keep = [
-                not (
-                    ch in _QUOTES_AROUND_DOT
-                    and ((i > 0 and chars[i - 1] == ".") or (i + 1 < len(chars) and chars[i + 1] == "."))
-                )
-                for i, ch in enumerate(chars)
-            ]
-            self.cased = "".join(ch for ch, k in zip(chars, keep, strict=True) if k)
-            self.where = [w for w, k in zip(where, keep, strict=True) if k]
+            kept, kept_where, previous = [], [], 0
+            for i in drop:
+                kept.append(joined[previous:i])
+                kept_where += where[previous:i]
+                previous = i + 1
+            kept.append(joined[previous:])
+            kept_where += where[previous:]
+            self.cased, self.where = "".join(kept), kept_where
         self.text = text
         self.clean = self.cased.lower()
         if len(self.clean) != len(self.cased):  # a letter that lower-cases to two: keep the map exact
@@ -356,11 +363,11 @@ class _View:
         and only once a text has a match at all.
         """
         if self._kept_before is None:
-            self._kept_before, dropped = [], 0
-            for m in _NAME_DROP.finditer(self.clean):
-                self._kept_before.append(m.start() - dropped)  # names characters before this run
-                dropped += m.end() - m.start()
-                self._dropped.append(dropped)
+            # Names characters before each dropped run, and characters dropped up to its end (the
+            # pieces between runs and the runs themselves, each measured in one C-level pass).
+            pieces = _NAME_DROP.split(self.clean)
+            self._kept_before = list(itertools.accumulate(map(len, pieces[:-1])))
+            self._dropped = list(itertools.accumulate(map(len, _NAME_DROP.findall(self.clean))))
         runs = bisect.bisect_right(self._kept_before, k)
         return k + (self._dropped[runs - 1] if runs else 0)
 
@@ -608,9 +615,10 @@ def _letter_run_texts(text: str) -> list[tuple[int, str]]:
     return out
 
 
-# A line break with an identifier's character before it and a word character after it.
-_BREAK_IN_TOKEN = re.compile(r"(?<=[\w./-])\r?\n(?=\w)")
-_TOKEN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-@:`\"[]")
+# A line break cuts an identifier when an identifier's character is before it and a word's after it.
+_WORD_START = frozenset(string.ascii_letters + string.digits + "_")
+_TOKEN_START = _WORD_START | frozenset("./-")
+_TOKEN_CHARS = _TOKEN_START | frozenset("@:`\"[]")
 _IDENTIFIER_HINT = re.compile(r"[_./-]|\d")
 _TOKEN_REACH = 120  # at most this many characters of a token either side of the break
 
@@ -622,14 +630,19 @@ def _broken_identifier_texts(text: str) -> list[tuple[int, str]]:
     are read again, and a sentence that ends at the break and a capitalised one after it is prose.
     """
     out = []
-    for m in _BREAK_IN_TOKEN.finditer(text):
-        left = m.start()
-        while left > 0 and m.start() - left < _TOKEN_REACH and text[left - 1] in _TOKEN_CHARS:
+    at = text.find("\n")
+    while at >= 0:
+        cut, at = at, text.find("\n", at + 1)
+        end = cut - 1 if cut > 0 and text[cut - 1] == "\r" else cut
+        if end == 0 or cut + 1 >= len(text) or text[end - 1] not in _TOKEN_START or text[cut + 1] not in _WORD_START:
+            continue
+        left = end
+        while left > 0 and end - left < _TOKEN_REACH and text[left - 1] in _TOKEN_CHARS:
             left -= 1
-        right = m.end()
-        while right < len(text) and right - m.end() < _TOKEN_REACH and text[right] in _TOKEN_CHARS:
+        right = cut + 1
+        while right < len(text) and right - cut < _TOKEN_REACH and text[right] in _TOKEN_CHARS:
             right += 1
-        before, after = text[left : m.start()], text[m.end() : right]
+        before, after = text[left:end], text[cut + 1 : right]
         if before.endswith(".") and after[:1].isupper():
             continue  # a sentence ends on one line and the next begins on the next
         joined = before + after
@@ -640,6 +653,7 @@ def _broken_identifier_texts(text: str) -> list[tuple[int, str]]:
 
 # Hex of text: every byte of a letter starts with a digit, so a run of hex pairs holding digits.
 _HEX_TOKEN = re.compile(r"(?<![0-9A-Za-z])(?:0x)?((?:[0-9a-fA-F]{2}){4,})(?![0-9A-Za-z])")
+_HEX_RUN = re.compile(r"[0-9a-fA-F]{8}")  # whether a text holds such a run at all (a fast first look)
 _PERCENT_TOKEN = re.compile(r"[^\s%]*(?:%[0-9A-Fa-f]{2}[^\s%]*)+")
 # Text that says how it is written: the transforms it names are undone before reading it again.
 _ROT13_SAID = re.compile(r"\brot[-_ ]?13\b", re.IGNORECASE)
@@ -656,6 +670,8 @@ def _mostly_text(decoded: str) -> bool:
 def _hex_texts(text: str) -> list[tuple[int, str]]:
     """Each run of hex pairs in ``text`` that decodes to printable text, with where it starts."""
     out = []
+    if _HEX_RUN.search(text) is None:
+        return out
     for m in _HEX_TOKEN.finditer(text):
         token = m.group(1)
         if not any(ch.isdigit() for ch in token):
