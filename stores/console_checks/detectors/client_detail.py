@@ -148,11 +148,12 @@ _LINE_BREAK = re.compile(r"[ \t]*\r?\n[ \t]*")
 # What may follow a name and still be the name: a plural or possessive ending.
 _PLURAL_ENDING = re.compile(r"(?:e?s)(?:['\u2019]s?)?|['\u2019]s?")
 # Three or more single letters or digits, each pair split by the same separator: one to three
-# spaces, or a hyphen, dot, plus, bar, slash, middle dot or bullet ("a c m e", "A  C  M  E", "a·c·m·e").
+# spaces, or a hyphen, dot, plus, bar, slash, middle dot or bullet, with or without a space after
+# it ("a c m e", "A  C  M  E", "a·c·m·e", "A. C. M. E.").
 # An identifier spelled out keeps its underscores and dots as letters of the run ("f c t _ l e g s",
 # "r a w . l e g s"); the run starts and ends on a letter or digit.
 _LETTER_RUN = re.compile(
-    r"(?<![^\W_])[^\W_](?P<sep> {1,3}|[.\-+|/\u00b7\u2022\u2027\u22c5])"
+    r"(?<![^\W_])[^\W_](?P<sep> {1,3}|[.\-+|/\u00b7\u2022\u2027\u22c5] ?)"
     r"(?:(?!(?P=sep))[\w.](?P=sep))+[^\W_](?![^\W_])"
 )
 # A token that may be base64 (standard or URL-safe), long enough to hold a name.
@@ -227,17 +228,27 @@ _AGENT_VERBS = frozenset(form for stem in _AGENT_STEMS for form in _inflections(
 _DETERMINERS = frozenset("the a an this that these those my our your their its his her every each".split())
 # A singular count noun takes a determiner ("the orchard"); one without any, after a preposition
 # and before the sentence's verb ("built over orchard rebuilt", "resync of kettle duplicated
-# rows"), is used as a name.
+# rows"), is used as a name. Not "at" or "by", whose bare nouns are idioms ("at sea", "by hand").
 _PREPOSITIONS = frozenset(
-    "of on over for from in into onto to with at by about under against across via behind after before during "
+    "of on over for from in into onto to with about under against across via behind after before during "
     "between without within through throughout per like".split()
 )
 _IRREGULAR_PAST = frozenset(
     "built rebuilt broke ran took went got fell grew sent made kept lost came gave threw found brought began "
     "stuck spent wrote drew".split()
 )
+# Data tools, formats and vendors that notes name bare after a preposition ("writes to delta failed",
+# "jobs on spark were retried"): a client with such a name is not meant by that phrase alone.
+_TOOL_WORDS = frozenset(
+    "airbyte airflow arrow athena avro beam bigquery census composer dagster databricks dataflow dataform delta "
+    "docker druid duckdb elastic excel fivetran flink git github gitlab glue hex hive hudi iceberg jenkins jira "
+    "kafka kinesis lambda looker matillion meltano metabase mode mongo notion omni oracle orc pandas parquet "
+    "pinot polars postgres prefect presto pubsub redis redshift segment sheets sigma slack snowflake spark "
+    "stitch superset tableau talend terraform trino".split()
+)
 _NAME_FUNCTION_WORDS = frozenset("and of the for in on at by to a an de la le du von van der".split())
 _WORD = re.compile(r"[a-z]+")
+_TICKET_CUES = frozenset("ticket tickets issue issues jira story epic bug task subtask".split())
 _SENTENCE_END = frozenset(".!?:;\n")
 
 
@@ -1019,6 +1030,7 @@ class ClientDetailMatcher:
             and view.clean[start - 1 - len(words_before[-1]) : start - 1] == words_before[-1]
             and view.clean[end + 1 : end + 2] == " "
             and _finite_verb(words_after[0])
+            and view.clean[start : end + 1] not in _TOOL_WORDS
         ):
             return True  # no determiner after a preposition, then a verb: "resync of kettle duplicated"
         if letters and letters[0].isupper():
@@ -1057,13 +1069,26 @@ class ClientDetailMatcher:
         if view.is_word(start - 1, underscore=False):
             return False
         after = end + 1
-        if after + 1 < len(view.clean) and view.clean[after] in "-_" and view.clean[after + 1].isdigit():
-            if view.clean[after] == "-":
-                return True  # a ticket, in any case, also inside a branch name ("feature/acme-12-fix")
-            # "ACME_12", or "feature/acme_12" in a branch name; "data_2024" alone is a table name.
+        if after + 1 < len(view.clean) and view.clean[after] in "-_#" and view.clean[after + 1].isdigit():
+            if view.clean[after] in "-#":
+                return True  # a ticket, in any case, also inside a branch name ("feature/acme-12-fix", "acme#12")
+            # "ACME_12", or "feature/acme_12" in a branch name; "data_2024" alone is a table name,
+            # where "qfx_12", a key that is no word, is the ticket.
             token_start = view.clean.rfind(" ", 0, start) + 1
-            if "/" in view.clean[token_start:start] or all(c.isupper() for c in view.cased[start : end + 1] if c.isalpha()):
+            if (
+                "/" in view.clean[token_start:start]
+                or all(c.isupper() for c in view.cased[start : end + 1] if c.isalpha())
+                or not _is_common(view.clean[start : end + 1])
+            ):
                 return True
+        cue = _WORD.findall(view.clean, max(0, start - 12), start)
+        if (
+            view.clean[after : after + 1] == " "
+            and view.clean[after + 1 : after + 2].isdigit()
+            and cue
+            and cue[-1] in _TICKET_CUES
+        ):
+            return True  # "ticket acme 12": a ticket written with a space, after a word that says so
         if view.is_word(after, underscore=True):  # ACME_RAW is another word, not the key
             return False
         letters = [c for c in view.cased[start : end + 1] if c.isalpha()]
