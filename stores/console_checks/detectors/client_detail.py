@@ -167,7 +167,9 @@ _BASE64_TOKEN = re.compile(
 # A quote or bracket beside the dot of a qualified name, dropped from the view.
 _QUOTED_DOT = re.compile(r"['\"\[\]](?=\.)|(?<=\.)['\"\[\]]")
 # The characters the names view drops: separators, apostrophes, white space.
-_NAME_DROP = re.compile(r"[\s\-_,./+'\u2019]+")
+_NAME_DROP = re.compile(r"[\s\-_,./+'\u2019\u00b7\u2027\u2022]+")
+# The marks that cut a word into syllables when repeated inside it ("Pel-lu-cid", "Pel·lu·cid").
+_SYLLABLE_MARKS = frozenset("-.\u00b7\u2027\u2022")
 # Digits and symbols written for letters ("Br1ghtm00r", "Veltr!x", "C4f3"), folded with the letters
 # they stand for into one skeleton letter on both sides, so a "1" may be an "i" or an "l".
 _SKELETON = str.maketrans({
@@ -943,13 +945,18 @@ class ClientDetailMatcher:
         """Whether the separators a match skipped fit the name: "plain", "disguise", "weak", or None.
 
         A separator between the name's words is plain. One more, inside a word, is a disguise when it
-        is a hyphen ("Bright-moor") or a space with a rare piece ("Vel trix"), and weak when it is a
-        space between two common words ("Bright moor").
+        is a hyphen ("Bright-moor"), a space with a rare piece ("Vel trix") or a line break
+        ("Quillf" / "eather"), and weak when it is a space between two common words ("Bright moor").
+        Several, all one hyphen, dot or middle dot, cut a word into syllables ("Pel-lu-cid").
         """
         odd = [(k, sep) for k, sep in skipped.items() if k not in entry.gaps]
         if not odd:
             return "plain"
         if len(odd) > 1:
+            # A word cut into syllables by one mark, repeated ("Pel-lu-cid", "Pel·lu·cid").
+            marks = {sep for _, sep in odd}
+            if len(marks) == 1 and marks <= _SYLLABLE_MARKS and all(k in entry.hyphen_gaps for k, _ in odd):
+                return "weak" if entry.common_word else "disguise"
             return None
         k, sep = odd[0]
         if sep.replace(" ", "").replace("\n", "") == "-" and k in entry.hyphen_gaps:  # also "Bright-\nmoor"
