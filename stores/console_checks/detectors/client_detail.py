@@ -98,6 +98,8 @@ _INVISIBLE = frozenset(
     + [chr(c) for c in range(0xFE00, 0xFE10)]
     + ["\u00ad", "\ufeff", "\u034f", "\u061c", "\u180e"]
 )
+# Characters that end a line as "\n" does (a wrapped line can cut a word at any of them).
+_LINE_SEPARATORS = frozenset("\u2028\u2029\x85")
 # HTML elements that sit inside a word ("Ac<b>me</b>"); any other tag separates words.
 _INLINE_TAGS = frozenset(
     "a abbr b bdi bdo big cite code del dfn em font i ins kbd mark q s samp small span strike strong sub sup "
@@ -185,8 +187,13 @@ _COMMON_ZIPF = 3.0
 # An acronym alias or name ("PNL", "C&F"): it counts in capitals only, as a project key does.
 _ACRONYM = re.compile(r"[A-Z][A-Z0-9&]{1,4}")
 # Words around a common-word name that say it is the client ("client Harbor", "the Harbor engagement").
-_CUE_BEFORE = frozenset({"client", "clients", "customer", "customers"})
-_CUE_AFTER = frozenset({"engagement", "account", "client"})
+_CUE_BEFORE = frozenset(
+    {"client", "clients", "customer", "customers", "tenant", "tenants", "company", "organisation", "organization"}
+)
+# ... or a company's legal form after it ("orchard ltd", "kettle gmbh").
+_CUE_AFTER = frozenset(
+    {"engagement", "account", "client", "inc", "ltd", "llc", "llp", "plc", "gmbh", "corp", "corporation", "limited"}
+)
 # A name this long and this rare (Zipf) is found glued to other words inside an identifier or host.
 _GLUABLE_LENGTH = 6
 _RARE_ZIPF = 2.5
@@ -259,7 +266,7 @@ def _fold(ch: str) -> str:
     if ch in _INVISIBLE or 0xE0000 <= ord(ch) <= 0xE007F:
         return ""
     if ch.isspace():
-        return " "
+        return "\n" if ch in _LINE_SEPARATORS else " "
     if ch in _CONFUSABLES:
         return _CONFUSABLES[ch]
     if ch in _LIGATURES:
@@ -327,7 +334,11 @@ class _View:
             pos = m.end()
             token = m.group(0)
             if m.group("tag"):
-                if m.group("tag").lower() not in _INLINE_TAGS:
+                tag = m.group("tag").lower()
+                if tag == "br":  # a line break, as "\n" is ("Ket<br>tle")
+                    chars.append("\n")
+                    where.append(m.start())
+                elif tag not in _INLINE_TAGS:
                     chars.append(" ")
                     where.append(m.start())
             elif m.group("entity"):
@@ -647,15 +658,18 @@ def _broken_identifier_texts(text: str) -> list[tuple[int, str]]:
     while at >= 0:
         cut, at = at, text.find("\n", at + 1)
         end = cut - 1 if cut > 0 and text[cut - 1] == "\r" else cut
-        if end == 0 or cut + 1 >= len(text) or text[end - 1] not in _TOKEN_START or text[cut + 1] not in _WORD_START:
+        begin = cut + 1  # the next line's first character, past its indent
+        while begin < len(text) and begin - cut <= _TOKEN_REACH and text[begin] in " \t":
+            begin += 1
+        if end == 0 or begin >= len(text) or text[end - 1] not in _TOKEN_START or text[begin] not in _WORD_START:
             continue
         left = end
         while left > 0 and end - left < _TOKEN_REACH and text[left - 1] in _TOKEN_CHARS:
             left -= 1
-        right = cut + 1
-        while right < len(text) and right - cut < _TOKEN_REACH and text[right] in _TOKEN_CHARS:
+        right = begin
+        while right < len(text) and right - begin < _TOKEN_REACH and text[right] in _TOKEN_CHARS:
             right += 1
-        before, after = text[left:end], text[cut + 1 : right]
+        before, after = text[left:end], text[begin:right]
         if before.endswith(".") and after[:1].isupper():
             continue  # a sentence ends on one line and the next begins on the next
         joined = before + after
@@ -1030,16 +1044,18 @@ class ClientDetailMatcher:
             return True  # the subject of a person's verb: "Orbit asked for", "orbit wants"
         if (
             after == end + 1
-            and words_after
             and words_before
             and words_before[-1] in _PREPOSITIONS
             and view.clean[start - 1 : start] == " "
             and view.clean[start - 1 - len(words_before[-1]) : start - 1] == words_before[-1]
             and view.clean[end + 1 : end + 2] == " "
+            and words_after
             and _finite_verb(words_after[0])
             and view.clean[start : end + 1] not in _TOOL_WORDS
         ):
-            return True  # no determiner after a preposition, then a verb: "resync of kettle duplicated"
+            # No determiner after a preposition, then the verb: "resync of kettle duplicated rows". Not
+            # the clause's end alone: idioms and mass nouns end there ("out of order;", "to source:").
+            return True
         if letters and letters[0].isupper():
             before = view.clean[:start].rstrip(" \t*_`\"'([#>-")
             if before and before[-1] not in _SENTENCE_END:
