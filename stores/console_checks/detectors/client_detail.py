@@ -648,12 +648,13 @@ _TOKEN_REACH = 120  # at most this many characters of a token either side of the
 
 
 def _broken_identifier_texts(text: str) -> list[tuple[int, str]]:
-    """Each token a line break cuts ("hvm_fl" / "eet"), joined again, with where it starts.
+    """Each stretch of tokens a line break cuts ("hvm_fl" / "eet"), joined again, with where it starts.
 
     Only tokens that look like identifiers once joined (an underscore, dot, slash, hyphen or digit)
     are read again, and a sentence that ends at the break and a capitalised one after it is prose.
+    Cut tokens that touch are read as one stretch, so a text of many short lines costs one reading.
     """
-    out = []
+    cuts: list[tuple[int, int, int, int]] = []  # token start, break start, next line's token, token end
     at = text.find("\n")
     while at >= 0:
         cut, at = at, text.find("\n", at + 1)
@@ -672,9 +673,19 @@ def _broken_identifier_texts(text: str) -> list[tuple[int, str]]:
         before, after = text[left:end], text[begin:right]
         if before.endswith(".") and after[:1].isupper():
             continue  # a sentence ends on one line and the next begins on the next
-        joined = before + after
-        if _IDENTIFIER_HINT.search(joined):
-            out.append((left, joined))
+        if _IDENTIFIER_HINT.search(before) or _IDENTIFIER_HINT.search(after):
+            cuts.append((left, end, begin, right))
+    out: list[tuple[int, str]] = []
+    i = 0
+    while i < len(cuts):
+        first, pieces, pos, last = cuts[i][0], [], cuts[i][0], cuts[i][3]
+        while i < len(cuts) and cuts[i][0] <= last:  # this cut's token touches the stretch so far
+            _, end, begin, right = cuts[i]
+            pieces.append(text[pos:end])
+            pos, last = begin, max(last, right)
+            i += 1
+        pieces.append(text[pos:last])
+        out.append((first, "".join(pieces)))
     return out
 
 
