@@ -55,6 +55,7 @@ FOUND = [
     ("a distinctive table cut after its underscore", "Clustering fct_voyage_\nlegs by port helped.", "fct_voyage_legs"),
     ("a repository cut by a line break", "Clone halvorsen-data/dbt-\nfleet first.", "halvorsen-data/dbt-fleet"),
     ("a ticket cut after its hyphen, lower case", "The flaky test is hvm-\n482.", "HVM"),
+    ("a dataset cut over three lines", "Partitions in hvm_f\nlee\nt expire after 30 days.", "hvm_fleet"),
     ("a dataset cut before an indented line", "select *\n  from hvm_fl\n    eet.trips", "hvm_fleet"),
     ("a name cut by an HTML line break", "The retry loop for Lan<br>tern never ends.", "Lantern"),
     ("a name cut by a Unicode line separator", "The retry loop for Lan\u2028tern never ends.", "Lantern"),

@@ -161,10 +161,10 @@ _LETTER_RUN = re.compile(
 # A token that may be base64 (standard or URL-safe), long enough to hold a name.
 _RUN_CONTEXT = 60  # characters read again either side of a run of single letters
 # It may follow a key and "=" ("ctx=Tm9y..."): a value in a query string or a config line.
-# Base64 of text always holds a capital (every letter's first six bits give one), so a token with
-# none ("orders_v2", "dbt-utils") is not read as one.
+# Base64 of text mixes the cases all through (a capital after a small letter or a digit), so a token
+# without that step ("orders_v2", "Evidence", "DBT_TOKEN") is not read as one.
 _BASE64_TOKEN = re.compile(
-    r"(?<![A-Za-z0-9+/_-])(?=[a-z0-9+/_-]*[A-Z])[A-Za-z0-9+/_-]{6,}={0,2}(?![A-Za-z0-9+/=_-])"
+    r"(?<![A-Za-z0-9+/_-])(?=[A-Za-z0-9+/_-]*?[a-z0-9+/][A-Z])[A-Za-z0-9+/_-]{6,}={0,2}(?![A-Za-z0-9+/=_-])"
 )
 # A quote or bracket beside the dot of a qualified name, dropped from the view.
 _QUOTED_DOT = re.compile(r"['\"\[\]](?=\.)|(?<=\.)['\"\[\]]")
@@ -643,6 +643,8 @@ def _letter_run_texts(text: str) -> list[tuple[int, str]]:
 _WORD_START = frozenset(string.ascii_letters + string.digits + "_")
 _TOKEN_START = _WORD_START | frozenset("./-")
 _TOKEN_CHARS = _TOKEN_START | frozenset("@:`\"[]")
+# A line break between an identifier's character and, past the next line's indent, a word's.
+_CUT_TOKEN = re.compile(r"(?<=[A-Za-z0-9_./-])\r?\n[ \t]*(?=[A-Za-z0-9_])")
 _IDENTIFIER_HINT = re.compile(r"[_./-]|\d")
 _TOKEN_REACH = 120  # at most this many characters of a token either side of the break
 
@@ -655,15 +657,8 @@ def _broken_identifier_texts(text: str) -> list[tuple[int, str]]:
     Cut tokens that touch are read as one stretch, so a text of many short lines costs one reading.
     """
     cuts: list[tuple[int, int, int, int]] = []  # token start, break start, next line's token, token end
-    at = text.find("\n")
-    while at >= 0:
-        cut, at = at, text.find("\n", at + 1)
-        end = cut - 1 if cut > 0 and text[cut - 1] == "\r" else cut
-        begin = cut + 1  # the next line's first character, past its indent
-        while begin < len(text) and begin - cut <= _TOKEN_REACH and text[begin] in " \t":
-            begin += 1
-        if end == 0 or begin >= len(text) or text[end - 1] not in _TOKEN_START or text[begin] not in _WORD_START:
-            continue
+    for m in _CUT_TOKEN.finditer(text):
+        end, begin = m.start(), m.end()  # the break's start; the next line's first character
         left = end
         while left > 0 and end - left < _TOKEN_REACH and text[left - 1] in _TOKEN_CHARS:
             left -= 1
@@ -673,8 +668,7 @@ def _broken_identifier_texts(text: str) -> list[tuple[int, str]]:
         before, after = text[left:end], text[begin:right]
         if before.endswith(".") and after[:1].isupper():
             continue  # a sentence ends on one line and the next begins on the next
-        if _IDENTIFIER_HINT.search(before) or _IDENTIFIER_HINT.search(after):
-            cuts.append((left, end, begin, right))
+        cuts.append((left, end, begin, right))
     out: list[tuple[int, str]] = []
     i = 0
     while i < len(cuts):
@@ -685,7 +679,9 @@ def _broken_identifier_texts(text: str) -> list[tuple[int, str]]:
             pos, last = begin, max(last, right)
             i += 1
         pieces.append(text[pos:last])
-        out.append((first, "".join(pieces)))
+        joined = "".join(pieces)
+        if _IDENTIFIER_HINT.search(joined):
+            out.append((first, joined))
     return out
 
 
