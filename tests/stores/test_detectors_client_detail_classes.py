@@ -5,7 +5,9 @@ an identifier spelled out letter by letter with its underscores; letters spelled
 space; a common-word name with no determiner after a preposition and before the verb, or with a
 company's legal form after it; a name of three or more common words written in full in lower case;
 Nordic spellings without their marks and ligatures; tickets written ``key#12``, ``key_12`` or
-"ticket key 12"; a name cut into syllables. Each class has look-alikes that must pass beside it.
+"ticket key 12"; a name cut into syllables; a name with "&" written without it ("marlowequist");
+a common-word name in a reading the text says it disguised (reversed, rot13, letters
+percent-encoded). Each class has look-alikes that must pass beside it.
 The registry is invented for these shapes; no name comes from a labelled or blind set.
 """
 
@@ -35,6 +37,8 @@ REGISTRY = [
     ClientTerm("DATA", "project key", "Data Works"),
     ClientTerm("NKF", "project key", "Nakamura Foods"),
     ClientTerm("Pellucid", "client name", "Pellucid"),
+    ClientTerm("Marlowe & Quist", "client name", "Marlowe & Quist"),
+    ClientTerm("C&F", "client alias", "Castle & Finch"),
 ]
 
 
@@ -84,6 +88,13 @@ FOUND = [
     ("a ticket with a hash, lower case", "Fixed in nkf#311 last sprint.", "NKF"),
     ("a ticket with an underscore, lower case, key no word", "Branch notes: see nkf_311.", "NKF"),
     ("a ticket with a space after a cue word", "The fix for ticket nkf 311 is merged.", "NKF"),
+    # a name with "&" written without it in a host, an address or an identifier
+    ("an '&' name in a mail domain", "Send the extract to ops@marlowequist.com.", "Marlowe & Quist"),
+    ("an '&' name in kebab case", "The marlowe-quist bucket holds the raw files.", "Marlowe & Quist"),
+    # a reading the text says it disguised: a common-word name needs no more evidence there
+    ("a common-word name reversed", "Client name, reversed so it is not indexed: nretnaL.", "Lantern"),
+    ("a common-word name in rot13", "The client (rot13): Ynagrea.", "Lantern"),
+    ("a common-word name percent-encoded letter by letter", "q=%6C%61%6E%74%65%72%6E in the log", "Lantern"),
     # a name cut into syllables
     ("syllables split by hyphens", "Loads for Pel-lu-cid run at night.", "Pellucid"),
     ("syllables split by middle dots", "Loads for Pel\u00b7lu\u00b7cid run at night.", "Pellucid"),
@@ -121,6 +132,9 @@ PASSED = [
     "The data_2024 table is partitioned by day.",
     "Release nkf is not a ticket without a number.",
     "Fixed 311 issues in the last sprint.",
+    # an acronym with "&" keeps it; a space encoded in a URL is no disguise
+    "Compare with cf. the appendix.",
+    "See https://example.org/search?q=the%20lantern%20festival for the photos.",
     # a common word cut into syllables in prose
     "The word lan-tern is split for the rhyme.",
 ]

@@ -445,7 +445,12 @@ def _name_forms(term: str) -> list[tuple[str, frozenset[int]]]:
     if _TRANSLITERATED.search(term):
         variants.append(_transliterate(term))
     if "&" in term:
-        variants += [v.replace("&", " and ") for v in variants]
+        # "Marlowe & Quist" is also "Marlowe and Quist", "Marlowe + Quist", and in hosts, addresses
+        # and identifiers "marlowequist", "marlowe-quist" (an acronym keeps its "&": "C&F" is not "cf").
+        ands = [v.replace("&", " and ") for v in variants]
+        if not _ACRONYM.fullmatch(term.strip()):
+            ands += [re.sub(r"\s*&\s*", " ", v) for v in variants]
+        variants += ands
     forms = [form for form in map(_name_form, variants) if form is not None]
     # A name ending in consonant + "y" has the plural "-ies" ("Tidy" -> "Tidies"); "-s" is the ending rule's.
     forms += [
@@ -689,6 +694,7 @@ def _broken_identifier_texts(text: str) -> list[tuple[int, str]]:
 _HEX_TOKEN = re.compile(r"(?<![0-9A-Za-z])(?:0x)?((?:[0-9a-fA-F]{2}){4,})(?![0-9A-Za-z])")
 _HEX_RUN = re.compile(r"[0-9a-fA-F]{8}")  # whether a text holds such a run at all (a fast first look)
 _PERCENT_TOKEN = re.compile(r"[^\s%]*(?:%[0-9A-Fa-f]{2}[^\s%]*)+")
+_ENCODED_ALNUM = re.compile(r"%(?:3[0-9]|4[1-9A-Fa-f]|5[0-9Aa]|6[1-9A-Fa-f]|7[0-9Aa])")  # "%41" is "A"
 # Text that says how it is written: the transforms it names are undone before reading it again.
 _ROT13_SAID = re.compile(r"\brot[-_ ]?13\b", re.IGNORECASE)
 _REVERSED_SAID = re.compile(r"\b(?:reversed|backwards?|mirrored)\b", re.IGNORECASE)
@@ -719,20 +725,25 @@ def _hex_texts(text: str) -> list[tuple[int, str]]:
     return out
 
 
-def _spelled_texts(text: str) -> list[tuple[int, str]]:
+def _spelled_texts(text: str) -> list[tuple[int, str, bool]]:
     """The text with percent-encoding undone, marked letters transliterated, and rot13 or reversal
-    undone where the text says it uses them."""
+    undone where the text says it uses them; each with where it starts and whether it is a disguise.
+
+    A reading is a disguise (a name in it needs no more evidence) when the text was written so a
+    match would miss it: rot13 or reversal it names, or letters and digits percent-encoded where a
+    URL never needs them ("%4B%65%74"); a space encoded as "%20" is only a URL's spelling.
+    """
     out = []
     if "%" in text:
         for m in _PERCENT_TOKEN.finditer(text):  # only the tokens that hold percent-escapes
-            out.append((m.start(), urllib.parse.unquote(m.group(0))))
+            out.append((m.start(), urllib.parse.unquote(m.group(0)), _ENCODED_ALNUM.search(m.group(0)) is not None))
     if _TRANSLITERATED.search(text):  # "Müller" for a client registered as "Mueller"
-        out.append((0, _transliterate(text)))
+        out.append((0, _transliterate(text), False))
     lower = text.lower()
     if "rot" in lower and _ROT13_SAID.search(text):
-        out.append((0, codecs.encode(text, "rot13")))
+        out.append((0, codecs.encode(text, "rot13"), True))
     if any(word in lower for word in ("revers", "backward", "mirror")) and _REVERSED_SAID.search(text):
-        out.append((0, text[::-1]))
+        out.append((0, text[::-1], True))
     return out
 
 
@@ -829,7 +840,7 @@ class ClientDetailMatcher:
         views: list[tuple[_View, int | None, bool, bool]] = [(_View(text), None, False, True)]
         views += [(_View(joined), at, False, True) for at, joined in _letter_run_texts(text)]
         views += [(_View(decoded), at, True, True) for at, decoded in _base64_texts(text) + _hex_texts(text)]
-        views += [(_View(decoded), at, False, True) for at, decoded in _spelled_texts(text)]
+        views += [(_View(spelled), at, disguise, True) for at, spelled, disguise in _spelled_texts(text)]
         # An identifier cut by a wrapped line, joined again; names there are the names view's (it
         # reads a line break inside a word, with the evidence a common word needs).
         views += [(_View(joined), at, False, False) for at, joined in _broken_identifier_texts(text)]
