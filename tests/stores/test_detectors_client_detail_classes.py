@@ -7,7 +7,7 @@ company's legal form after it; a name of three or more common words written in f
 Nordic spellings without their marks and ligatures; tickets written ``key#12``, ``key_12`` or
 "ticket key 12"; a name cut into syllables; a name with "&" written without it ("marlowequist");
 a common-word name in a reading the text says it disguised (reversed, rot13, letters
-percent-encoded). Each class has look-alikes that must pass beside it.
+percent-encoded); a client named like a data tool ("Delta"), meant only where a word says so. Each class has look-alikes that must pass beside it.
 The registry is invented for these shapes; no name comes from a labelled or blind set.
 """
 
@@ -88,6 +88,9 @@ FOUND = [
     ("a ticket with a hash, lower case", "Fixed in nkf#311 last sprint.", "NKF"),
     ("a ticket with an underscore, lower case, key no word", "Branch notes: see nkf_311.", "NKF"),
     ("a ticket with a space after a cue word", "The fix for ticket nkf 311 is merged.", "NKF"),
+    # a client named like a data tool, where a word says the client is meant
+    ("a tool-named client after a cue word", "For client Delta the lookback is three days.", "Delta"),
+    ("a tool-named client with its legal form", "Delta Ltd sends the files on Mondays.", "Delta"),
     # a name with "&" written without it in a host, an address or an identifier
     ("an '&' name in a mail domain", "Send the extract to ops@marlowequist.com.", "Marlowe & Quist"),
     ("an '&' name in kebab case", "The marlowe-quist bucket holds the raw files.", "Marlowe & Quist"),
@@ -132,6 +135,11 @@ PASSED = [
     "The data_2024 table is partitioned by day.",
     "Release nkf is not a ticket without a number.",
     "Fixed 311 issues in the last sprint.",
+    # a data tool named as notes name tools, with a client of the same name in the registry
+    "Delta's transaction log grew after the merge.",
+    "DELTA tables are compacted nightly.",
+    "The jars live under /opt/delta/lib/ on the workers.",
+    "Upserts into Delta failed until the schema matched.",
     # an acronym with "&" keeps it; a space encoded in a URL is no disguise
     "Compare with cf. the appendix.",
     "See https://example.org/search?q=the%20lantern%20festival for the photos.",

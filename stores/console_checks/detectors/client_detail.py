@@ -246,8 +246,9 @@ _IRREGULAR_PAST = frozenset(
     "built rebuilt broke ran took went got fell grew sent made kept lost came gave threw found brought began "
     "stuck spent wrote drew".split()
 )
-# Data tools, formats and vendors that notes name bare after a preposition ("writes to delta failed",
-# "jobs on spark were retried"): a client with such a name is not meant by that phrase alone.
+# Data tools, formats and vendors that notes name in every way a client is named ("writes to delta
+# failed", "Spark's executors", "SPARK_HOME", "/opt/spark/"): a client with such a name is meant only
+# where a word says so ("client Spark", "Spark Ltd") or beside another term of the client.
 _TOOL_WORDS = frozenset(
     "airbyte airflow arrow athena avro beam bigquery census composer dagster databricks dataflow dataform delta "
     "docker druid duckdb elastic excel fivetran flink git github gitlab glue hex hive hudi iceberg jenkins jira "
@@ -1036,14 +1037,6 @@ class ClientDetailMatcher:
         """Whether a common word at ``start``..``end`` is written as the client's name, not as the word."""
         cased = view.cased[start : end + 1]
         letters = [c for c in cased if c.isalpha()]
-        if any(c.isupper() for c in letters[1:]):
-            return True  # HARBOR, hArBoR, or a split name capitalised again ("Bright Moor")
-        if view.ends_plural(end) and view.clean[end + 1 : end + 2] in _APOSTROPHES:
-            return True  # possessive: "Harbor's"
-        if _in_address(view.clean, start, end):
-            return True  # a label of an e-mail domain or a URL's host: "ops@harbor-data.com"
-        if start > 0 and view.clean[start - 1] == "/" and view.clean[end + 1 : end + 2] == "/":
-            return True  # a whole folder of a path: "/srv/exports/harbor/daily/" names the client's data
         ending = _PLURAL_ENDING.match(view.clean, end + 1)
         after = ending.end() if ending is not None and not view.is_word(ending.end(), underscore=False) else end + 1
         words_before = _WORD.findall(view.clean, max(0, start - 40), start)
@@ -1060,6 +1053,19 @@ class ClientDetailMatcher:
             and not (words_before and words_before[-1] in _DETERMINERS)
         ):
             return True  # the subject of a person's verb: "Orbit asked for", "orbit wants"
+        if view.clean[start : end + 1] in _TOOL_WORDS:
+            # A client named like a data tool ("Spark", "Delta"): notes write the tool capitalised, in
+            # capitals (SPARK_HOME), possessive and in paths (/opt/spark/), so only the words above say
+            # the client is meant.
+            return False
+        if any(c.isupper() for c in letters[1:]):
+            return True  # HARBOR, hArBoR, or a split name capitalised again ("Bright Moor")
+        if view.ends_plural(end) and view.clean[end + 1 : end + 2] in _APOSTROPHES:
+            return True  # possessive: "Harbor's"
+        if _in_address(view.clean, start, end):
+            return True  # a label of an e-mail domain or a URL's host: "ops@harbor-data.com"
+        if start > 0 and view.clean[start - 1] == "/" and view.clean[end + 1 : end + 2] == "/":
+            return True  # a whole folder of a path: "/srv/exports/harbor/daily/" names the client's data
         if (
             after == end + 1
             and words_before
@@ -1069,7 +1075,6 @@ class ClientDetailMatcher:
             and view.clean[end + 1 : end + 2] == " "
             and words_after
             and _finite_verb(words_after[0])
-            and view.clean[start : end + 1] not in _TOOL_WORDS
         ):
             # No determiner after a preposition, then the verb: "resync of kettle duplicated rows". Not
             # the clause's end alone: idioms and mass nouns end there ("out of order;", "to source:").
