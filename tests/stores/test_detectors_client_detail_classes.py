@@ -30,6 +30,7 @@ REGISTRY = [
     ClientTerm("Delta", "client name", "Delta"),
     ClientTerm("Blue Harbor Capital", "client name", "Blue Harbor Capital"),
     ClientTerm("Bank of the West", "client name", "Bank of the West"),
+    ClientTerm("Global Data Solutions", "client name", "Global Data Solutions"),
     ClientTerm("Søndergaard Bygg", "client name", "Søndergaard Bygg"),
     ClientTerm("Ålvik", "client alias", "Søndergaard Bygg"),
     ClientTerm("Mueller Werkzeug", "client name", "Mueller Werkzeug"),
@@ -126,6 +127,7 @@ PASSED = [
     # two content words of a longer name, as the words
     "The bank of the west coast branch closed.",
     "The blue harbor at dawn was calm.",
+    "We need global data solutions, not one script per team.",  # a generic name of everyday words
     # a bare common word before the clause's end is an idiom or a mass noun as often as a name
     "Carrier events arrive out of order; order by the carrier timestamp.",
     "Trace every column back to source; joins belong downstream.",

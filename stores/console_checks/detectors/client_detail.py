@@ -184,6 +184,8 @@ _LEET_HINT = re.compile(r"[A-Za-z][0-9!|@$€£¥¢©®]|[0-9!|@$€£¥¢©®][
 # A word at least this frequent in English (wordfreq's Zipf scale: 3 is about once per million words)
 # is a common word: a client named "Harbor" is not named by "the harbor".
 _COMMON_ZIPF = 3.0
+# Words at least this frequent are everyday words ("global", "data", "north", "bank").
+_EVERYDAY_ZIPF = 4.5
 # An acronym alias or name ("PNL", "C&F"): it counts in capitals only, as a project key does.
 _ACRONYM = re.compile(r"[A-Z][A-Z0-9&]{1,4}")
 # Words around a common-word name that say it is the client ("client Harbor", "the Harbor engagement").
@@ -513,10 +515,16 @@ def _common_words(joined: str, gaps: frozenset[int]) -> bool:
     return all(_is_common(joined[a:b]) for a, b in zip(bounds, bounds[1:], strict=False))
 
 
-def _content_words(joined: str, gaps: frozenset[int]) -> int:
-    """How many words of a name are not function words ("Bank of the West": two)."""
+def _long_phrase(joined: str, gaps: frozenset[int]) -> bool:
+    """Whether a name of common words is a phrase that prose does not write by chance.
+
+    Three content words or more ("Saffron Ridge Capital"; "Bank of the West" has two), one of them
+    less usual than the everyday words a generic name is made of ("Global Data Solutions", "North
+    Star Bank" are phrases prose may write).
+    """
     bounds = [0, *sorted(gaps), len(joined)]
-    return sum(joined[a:b] not in _NAME_FUNCTION_WORDS for a, b in zip(bounds, bounds[1:], strict=False))
+    content = [joined[a:b] for a, b in zip(bounds, bounds[1:], strict=False) if joined[a:b] not in _NAME_FUNCTION_WORDS]
+    return len(content) >= 3 and min(zipf_frequency(word, "en") for word in content) < _EVERYDAY_ZIPF
 
 
 def _split_gaps(joined: str, gaps: frozenset[int]) -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
@@ -790,7 +798,7 @@ class ClientDetailMatcher:
                         hyphen_gaps=hyphen, space_gaps=space | weak, weak_gaps=weak,
                         break_gaps=breaks, weak_break_gaps=weak_breaks,
                         common_word=_common_words(joined, gaps),
-                        long_phrase=_content_words(joined, gaps) >= 3,
+                        long_phrase=_long_phrase(joined, gaps),
                         capitals_only=acronym,
                         gluable=len(joined) >= _GLUABLE_LENGTH and joined.isalpha()
                         and zipf_frequency(joined, "en") < _RARE_ZIPF,
