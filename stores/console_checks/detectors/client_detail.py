@@ -167,7 +167,7 @@ _BASE64_TOKEN = re.compile(
     r"(?<![A-Za-z0-9+/_-])(?=[A-Za-z0-9+/_-]*?[a-z0-9+/][A-Z])[A-Za-z0-9+/_-]{6,}={0,2}(?![A-Za-z0-9+/=_-])"
 )
 # A quote or bracket beside the dot of a qualified name, dropped from the view.
-_QUOTED_DOT = re.compile(r"['\"\[\]](?=\.)|(?<=\.)['\"\[\]]")
+_QUOTED_DOT = re.compile(r"['\"\[\]](?:(?=\.)|(?<=\.['\"\[\]]))")  # the mark first: a fast scan
 # The characters the names view drops: separators, apostrophes, white space.
 _NAME_DROP = re.compile(r"[\s\-_,./+'\u2019\u00b7\u2027\u2022]+")
 # The marks that cut a word into syllables when repeated inside it ("Pel-lu-cid", "Pel·lu·cid").
@@ -180,7 +180,7 @@ _SKELETON = str.maketrans({
 })
 _LEET_CHARS = frozenset("0123456789!|@$€£¥¢©®")
 # Whether a text may hold such a spelling at all: a letter beside a digit or symbol that stands for one.
-_LEET_HINT = re.compile(r"[A-Za-z][0-9!|@$€£¥¢©®]|[0-9!|@$€£¥¢©®][A-Za-z]")
+_LEET_HINT = re.compile(r"[0-9!|@$€£¥¢©®](?:(?<=[A-Za-z].)|(?=[A-Za-z]))")  # the rarer side first: a fast scan
 # A word at least this frequent in English (wordfreq's Zipf scale: 3 is about once per million words)
 # is a common word: a client named "Harbor" is not named by "the harbor".
 _COMMON_ZIPF = 3.0
@@ -658,7 +658,7 @@ _WORD_START = frozenset(string.ascii_letters + string.digits + "_")
 _TOKEN_START = _WORD_START | frozenset("./-")
 _TOKEN_CHARS = _TOKEN_START | frozenset("@:`\"[]")
 # A line break between an identifier's character and, past the next line's indent, a word's.
-_CUT_TOKEN = re.compile(r"(?<=[A-Za-z0-9_./-])\r?\n[ \t]*(?=[A-Za-z0-9_])")
+_CUT_TOKEN = re.compile(r"\n(?:(?<=[A-Za-z0-9_./-]\n)|(?<=[A-Za-z0-9_./-]\r\n))[ \t]*(?=[A-Za-z0-9_])")
 _IDENTIFIER_HINT = re.compile(r"[_./-]|\d")
 _TOKEN_REACH = 120  # at most this many characters of a token either side of the break
 
@@ -673,6 +673,8 @@ def _broken_identifier_texts(text: str) -> list[tuple[int, str]]:
     cuts: list[tuple[int, int, int, int]] = []  # token start, break start, next line's token, token end
     for m in _CUT_TOKEN.finditer(text):
         end, begin = m.start(), m.end()  # the break's start; the next line's first character
+        if text[end - 1] == "\r":
+            end -= 1
         left = end
         while left > 0 and end - left < _TOKEN_REACH and text[left - 1] in _TOKEN_CHARS:
             left -= 1
@@ -701,7 +703,7 @@ def _broken_identifier_texts(text: str) -> list[tuple[int, str]]:
 
 # Hex of text: every byte of a letter starts with a digit, so a run of hex pairs holding digits.
 _HEX_TOKEN = re.compile(r"(?<![0-9A-Za-z])(?:0x)?((?:[0-9a-fA-F]{2}){4,})(?![0-9A-Za-z])")
-_HEX_RUN = re.compile(r"[0-9a-fA-F]{8}")  # whether a text holds such a run at all (a fast first look)
+_HEX_RUN = re.compile(r"[0-9][0-9a-fA-F]{7}")  # whether a text may hold one at all: text's hex opens on a digit
 _PERCENT_TOKEN = re.compile(r"[^\s%]*(?:%[0-9A-Fa-f]{2}[^\s%]*)+")
 _ENCODED_ALNUM = re.compile(r"%(?:3[0-9]|4[1-9A-Fa-f]|5[0-9Aa]|6[1-9A-Fa-f]|7[0-9Aa])")  # "%41" is "A"
 # Text that says how it is written: the transforms it names are undone before reading it again.
