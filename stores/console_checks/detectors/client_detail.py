@@ -18,15 +18,22 @@ accents, full-width forms). Two views come out of it:
 General ways a name is written without being spelled as registered are also found:
 
 - letter by letter, with the same separator between every letter ("A C M E Labs", "a-c-m-e",
-  "A  C  M  E", "a·c·m·e"): the stretch around each such run is read once more with the run joined;
-- split inside a word by a hyphen ("Bright-moor"), or by a space where a piece is no common word
-  ("Vel trix"; "Bright moor", two common words, needs the evidence a common-word name needs);
+  "A  C  M  E", "a·c·m·e", "A. C. M. E."), identifiers with their underscores and dots among the
+  letters ("f c t _ l e g s"): the stretch around each such run is read once more with the run joined;
+- split inside a word by a hyphen ("Bright-moor"), by a space where a piece is no common word
+  ("Vel trix"; "Bright moor", two common words, needs the evidence a common-word name needs), by a
+  line break anywhere (a wrapped line: "Quillf" / "eather", also ``<br>``), or into syllables by one
+  repeated mark ("Pel-lu-cid", "Pel·lu·cid");
+- identifiers cut by a wrapped line ("hvm_fl" / "eet"): the cut tokens are read once more joined;
 - with digits and symbols for letters ("Br1ghtm00r", "Veltr!x", "C4f3"): the names view is read a
   second time through a skeleton that folds each digit or symbol with the letters it stands for,
   in the terms and the text alike (one more automaton pass, only when the text has such a spelling);
 - with letters of other scripts or Latin letters that look like ASCII ones (Cyrillic, Greek,
   Cherokee, small capitals, dotless i, mathematical and circled letters): Unicode's confusables
-  (confusable-homoglyphs) and the letters' Unicode names fold them;
+  (confusable-homoglyphs) and the letters' Unicode names fold them; ligatures and letters with no
+  base letter are spelled out ("æ" as "ae", "þ" as "th"), and German and Nordic marked letters match
+  their spelling without the mark either way ("Müller" / "Mueller", "Søndergaard" / "Soendergaard");
+- a name with "&" also as "and", "+" or without it ("marlowequist", "marlowe-quist");
 - with an English plural or possessive ending after it ("Acmes", "Acme's", "Acmes'", "Tidewell's"), and
   a name ending in consonant + "y" also with "ies" ("Tidy", "Tidies");
 - inside identifiers and addresses: a camelCase or letter-to-digit step is a word boundary
@@ -35,12 +42,20 @@ General ways a name is written without being spelled as registered are also foun
 - encoded: base64 (standard or URL-safe, padded or not) and hex tokens that decode to printable
   text, percent-encoded tokens, and the whole text rot13'd or reversed where it says so.
 
+A project key counts as a ticket (KEY-12, KEY#12, in any case; key_12 in lower case for a key that
+is no word; "ticket key 12") or alone in capitals.
+
 Two kinds of name need more than a match. An acronym ("PNL", "C&F") counts in capitals, as a project
 key does; in lower case ("pnl" is profit and loss) it needs evidence like a common word. A name that is one common English word (wordfreq's
 Zipf frequency >= 3: "Harbor", "Summit") counts only with evidence that the client is meant: written
 capitalised mid-sentence, in capitals or odd case, possessive, disguised (split, leet, encoded),
-after "client" or before "engagement", as a sentence's subject before an auxiliary ("Harbor is on
-BigQuery"), or beside another term of the same client. "Plan for the harbor" passes.
+after "client" or "tenant" or before "engagement" or a legal form ("Ltd"), as a sentence's subject
+before an auxiliary ("Harbor is on BigQuery") or a person's verb ("Orbit asked"), with no
+determiner after a preposition and before the verb ("resync of kettle duplicated rows"), or beside
+another term of the same client. "Plan for the harbor" passes. A name of three common words or
+more, one of them not an everyday word, counts in full in lower case ("saffron ridge capital"). A
+client named like a data tool ("Delta", "Spark") needs a cue word, a legal form, a person's verb or
+another of its terms: notes name the tools in every other way.
 
 ``scan(text, own_client=...)`` is for a project store: it reports only other clients' detail, and
 a term that also belongs to ``own_client`` (two clients share a dataset name) is that client's.
