@@ -2,8 +2,8 @@
 
 A word or an identifier cut by a wrapped line (also an HTML ``<br>`` or a Unicode line separator);
 an identifier spelled out letter by letter with its underscores; letters spelled with a dot and a
-space; a common-word name with no determiner after a preposition and before the verb, or with a
-company's legal form after it; a name of three or more common words written in full in lower case;
+space; a common-word name with no determiner after a preposition and before the verb, with a
+company's legal form after it, or as the value of a config key that names a client; a name of three or more common words written in full in lower case;
 Nordic spellings without their marks and ligatures; tickets written ``key#12``, ``key_12`` or
 "ticket key 12"; a name cut into syllables; a name with "&" written without it ("marlowequist");
 a common-word name in a reading the text says it disguised (reversed, rot13, letters
@@ -77,6 +77,8 @@ FOUND = [
     # a company's legal form after a common-word name, or a word for a company before it
     ("a legal form after it", "Invoices for lantern ltd are in euros.", "Lantern"),
     ("a tenant before it", "Rows for tenant lantern are filtered by RLS.", "Lantern"),
+    ("the value of a config key naming a client", 'extract.yml sets client_name: lantern for the run.', "Lantern"),
+    ("the value of a camelCase JSON key", '{"tenantId": "lantern", "days": 3}', "Lantern"),
     # three or more common words, in full, in lower case
     ("a long common-word name in lower case", "Dedupe keys for blue harbor capital changed in May.", "Blue Harbor Capital"),
     # Nordic spellings and ligatures
@@ -128,6 +130,7 @@ PASSED = [
     "The bank of the west coast branch closed.",
     "The blue harbor at dawn was calm.",
     "We need global data solutions, not one script per team.",  # a generic name of everyday words
+    '{"icon": "lantern", "size": 3}',  # a config value under a key that names no client
     # a bare common word before the clause's end is an idiom or a mass noun as often as a name
     "Carrier events arrive out of order; order by the carrier timestamp.",
     "Trace every column back to source; joins belong downstream.",

@@ -232,6 +232,11 @@ _AGENT_STEMS = (
 _AGENT_IRREGULAR = frozenset("said says told chose replied".split())
 
 
+def _key_words(key: str) -> list[str]:
+    """The words of a config key or identifier ("client_name", "tenantId" -> client, name; tenant, id)."""
+    return [part.lower() for chunk in key.split("_") for part in _CAMEL.split(chunk) if part]
+
+
 def _finite_verb(word: str) -> bool:
     """Whether a word is a verb in the past or an auxiliary ("rebuilt", "failed", "was", "should")."""
     if word in _AUXILIARIES or word in _IRREGULAR_PAST or word in _AGENT_VERBS:
@@ -275,6 +280,8 @@ _TOOL_WORDS = frozenset(
 )
 _NAME_FUNCTION_WORDS = frozenset("and of the for in on at by to a an de la le du von van der".split())
 _WORD = re.compile(r"[a-z]+")
+# A config key just before a value: ``client_name: ``, ``"tenantId": "``, ``customer_id='``.
+_CONFIG_KEY = re.compile(r"([A-Za-z][A-Za-z0-9_]*)[\"']?\s*[:=]\s*[\"']?$")
 _TICKET_CUES = frozenset("ticket tickets issue issues jira story epic bug task subtask".split())
 _SENTENCE_END = frozenset(".!?:;\n")
 
@@ -1068,6 +1075,9 @@ class ClientDetailMatcher:
         words_after = _WORD.findall(view.clean, after, after + 40)
         if words_before and words_before[-1] in _CUE_BEFORE:
             return True  # "client harbor", "~/clients/harbor/"
+        key = _CONFIG_KEY.search(view.cased, max(0, start - 40), start)
+        if key is not None and _CUE_BEFORE.intersection(_key_words(key.group(1))):
+            return True  # the value of a key that names a client: client_name: harbor, "tenantId": "harbor"
         if words_after and words_after[0] in _CUE_AFTER:
             return True
         if (
