@@ -94,6 +94,7 @@ FOUND = [
     # a client named like a data tool, where a word says the client is meant
     ("a tool-named client after a cue word", "For client Delta the lookback is three days.", "Delta"),
     ("a tool-named client with its legal form", "Delta Ltd sends the files on Mondays.", "Delta"),
+    ("at a sentence start before a person's verb", "Lantern wants every export zipped.", "Lantern"),
     # a name with "&" written without it in a host, an address or an identifier
     ("an '&' name in a mail domain", "Send the extract to ops@marlowequist.com.", "Marlowe & Quist"),
     ("an '&' name in kebab case", "The marlowe-quist bucket holds the raw files.", "Marlowe & Quist"),
@@ -145,6 +146,9 @@ PASSED = [
     "DELTA tables are compacted nightly.",
     "The jars live under /opt/delta/lib/ on the workers.",
     "Upserts into Delta failed until the schema matched.",
+    # a common-word name at a sentence start before a tool's verb: a tool of that name
+    "Lantern writes its log to stdout.",
+    "Lantern needs a config file; pass it with --config.",
     # an acronym with "&" keeps it; a space encoded in a URL is no disguise
     "Compare with cf. the appendix.",
     "See https://example.org/search?q=the%20lantern%20festival for the photos.",

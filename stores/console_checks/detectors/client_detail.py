@@ -1119,9 +1119,10 @@ class ClientDetailMatcher:
             if before and before[-1] not in _SENTENCE_END:
                 return True  # capitalised mid-sentence
             # At a sentence start a capital says nothing, but a bare name as the subject of a verb
-            # does: an auxiliary or modal ("Harbor is on BigQuery"), or a word in -s followed by a
-            # determiner, pronoun or preposition ("Beacon wants every PR"; "Mart models should" is
-            # a noun phrase, and "Northern hemisphere ..." no subject at all).
+            # does: an auxiliary or modal ("Harbor is on BigQuery"), or a person's verb in -s
+            # followed by a determiner, pronoun or preposition ("Beacon wants every PR"). A tool's
+            # verb says nothing ("Lantern writes its log", "Orbit requires a target": tools do
+            # those), nor a noun phrase ("Mart models should").
             if not words_after:
                 return False
             if words_after[0] in _AUXILIARIES:
@@ -1129,8 +1130,7 @@ class ClientDetailMatcher:
             following = words_after[:2] if after == end + 1 else []  # a plural takes no verb in -s
             return (
                 len(following) == 2
-                and following[0].endswith("s")
-                and not following[0].endswith("ss")
+                and following[0] in _AGENT_VERBS
                 and following[1] in _FUNCTION_WORDS
             )
         # In lower case where prose writes a capital, after the end of a sentence in the text ("... not
