@@ -204,9 +204,8 @@ _EVERYDAY_ZIPF = 4.5
 # An acronym alias or name ("PNL", "C&F"): it counts in capitals only, as a project key does.
 _ACRONYM = re.compile(r"[A-Z][A-Z0-9&]{1,4}")
 # Words around a common-word name that say it is the client ("client Harbor", "the Harbor engagement").
-_CUE_BEFORE = frozenset(
-    {"client", "clients", "customer", "customers", "tenant", "tenants", "company", "organisation", "organization"}
-)
+# Not "company" or "organisation": they also stand before a noun ("the company summit").
+_CUE_BEFORE = frozenset({"client", "clients", "customer", "customers", "tenant", "tenants"})
 # ... or a company's legal form after it ("orchard ltd", "kettle gmbh").
 _CUE_AFTER = frozenset(
     {"engagement", "account", "client", "inc", "ltd", "llc", "llp", "plc", "gmbh", "corp", "corporation", "limited"}
