@@ -18,15 +18,22 @@ accents, full-width forms). Two views come out of it:
 General ways a name is written without being spelled as registered are also found:
 
 - letter by letter, with the same separator between every letter ("A C M E Labs", "a-c-m-e",
-  "A  C  M  E", "a·c·m·e"): the stretch around each such run is read once more with the run joined;
-- split inside a word by a hyphen ("Bright-moor"), or by a space where a piece is no common word
-  ("Vel trix"; "Bright moor", two common words, needs the evidence a common-word name needs);
+  "A  C  M  E", "a·c·m·e", "A. C. M. E."), identifiers with their underscores and dots among the
+  letters ("f c t _ l e g s"): the stretch around each such run is read once more with the run joined;
+- split inside a word by a hyphen ("Bright-moor"), by a space where a piece is no common word
+  ("Vel trix"; "Bright moor", two common words, needs the evidence a common-word name needs), by a
+  line break anywhere (a wrapped line: "Quillf" / "eather", also ``<br>``), or into syllables by one
+  repeated mark ("Pel-lu-cid", "Pel·lu·cid");
+- identifiers cut by a wrapped line ("hvm_fl" / "eet"): the cut tokens are read once more joined;
 - with digits and symbols for letters ("Br1ghtm00r", "Veltr!x", "C4f3"): the names view is read a
   second time through a skeleton that folds each digit or symbol with the letters it stands for,
   in the terms and the text alike (one more automaton pass, only when the text has such a spelling);
 - with letters of other scripts or Latin letters that look like ASCII ones (Cyrillic, Greek,
   Cherokee, small capitals, dotless i, mathematical and circled letters): Unicode's confusables
-  (confusable-homoglyphs) and the letters' Unicode names fold them;
+  (confusable-homoglyphs) and the letters' Unicode names fold them; ligatures and letters with no
+  base letter are spelled out ("æ" as "ae", "þ" as "th"), and German and Nordic marked letters match
+  their spelling without the mark either way ("Müller" / "Mueller", "Søndergaard" / "Soendergaard");
+- a name with "&" also as "and", "+" or without it ("marlowequist", "marlowe-quist");
 - with an English plural or possessive ending after it ("Acmes", "Acme's", "Acmes'", "Tidewell's"), and
   a name ending in consonant + "y" also with "ies" ("Tidy", "Tidies");
 - inside identifiers and addresses: a camelCase or letter-to-digit step is a word boundary
@@ -35,12 +42,20 @@ General ways a name is written without being spelled as registered are also foun
 - encoded: base64 (standard or URL-safe, padded or not) and hex tokens that decode to printable
   text, percent-encoded tokens, and the whole text rot13'd or reversed where it says so.
 
+A project key counts as a ticket (KEY-12, KEY#12, in any case; key_12 in lower case for a key that
+is no word; "ticket key 12") or alone in capitals.
+
 Two kinds of name need more than a match. An acronym ("PNL", "C&F") counts in capitals, as a project
 key does; in lower case ("pnl" is profit and loss) it needs evidence like a common word. A name that is one common English word (wordfreq's
 Zipf frequency >= 3: "Harbor", "Summit") counts only with evidence that the client is meant: written
 capitalised mid-sentence, in capitals or odd case, possessive, disguised (split, leet, encoded),
-after "client" or before "engagement", as a sentence's subject before an auxiliary ("Harbor is on
-BigQuery"), or beside another term of the same client. "Plan for the harbor" passes.
+after "client" or "tenant" or before "engagement" or a legal form ("Ltd"), as a sentence's subject
+before an auxiliary ("Harbor is on BigQuery") or a person's verb ("Orbit asked"), with no
+determiner after a preposition and before the verb ("resync of kettle duplicated rows"), or beside
+another term of the same client. "Plan for the harbor" passes. A name of three common words or
+more, one of them not an everyday word, counts in full in lower case ("saffron ridge capital"). A
+client named like a data tool ("Delta", "Spark") needs a cue word, a legal form, a person's verb or
+another of its terms: notes name the tools in every other way.
 
 ``scan(text, own_client=...)`` is for a project store: it reports only other clients' detail, and
 a term that also belongs to ``own_client`` (two clients share a dataset name) is that client's.
@@ -53,7 +68,9 @@ import binascii
 import bisect
 import codecs
 import html
+import itertools
 import re
+import string
 import unicodedata
 import urllib.parse
 from collections.abc import Iterable
@@ -96,18 +113,21 @@ _INVISIBLE = frozenset(
     + [chr(c) for c in range(0xFE00, 0xFE10)]
     + ["\u00ad", "\ufeff", "\u034f", "\u061c", "\u180e"]
 )
+# Characters that end a line as "\n" does (a wrapped line can cut a word at any of them).
+_LINE_SEPARATORS = frozenset("\u2028\u2029\x85")
 # HTML elements that sit inside a word ("Ac<b>me</b>"); any other tag separates words.
 _INLINE_TAGS = frozenset(
     "a abbr b bdi bdo big cite code del dfn em font i ins kbd mark q s samp small span strike strong sub sup "
     "tt u var wbr".split()
 )
+# It opens on a look-ahead at its first characters, so the scan skips plain text in C.
 _SPECIAL = re.compile(
-    r"<!--|-->"
+    r"(?=[<&*~`_\-\x80-\U0010ffff])(?:<!--|-->"
     r"|<(?P<close>/?)(?P<tag>[A-Za-z][A-Za-z0-9]*)(?:\s[^<>]*)?/?>"
     r"|(?P<entity>&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"
     r"|[*~`]"
     r"|(?P<underscores>_+)"
-    r"|[^\x00-\x7f]"
+    r"|[^\x00-\x7f])"
 )
 # Separators a name may have, or not have, between its words; apostrophes may come and go anywhere
 # ("McDonald's", "McDonalds").
@@ -126,24 +146,47 @@ _CONFUSABLES = {
     "\ufe63": "-", "\uff0d": "-",
     "ɑ": "a", "ɩ": "i", "ɛ": "e",
 }
-# German letters as they are written without their marks ("Müller" is also "Mueller").
-_TRANSLITERATIONS = (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss"))
+# Letters as they are written without their marks, in German and the Nordic languages ("Müller"
+# is also "Mueller", "Søndergaard" also "Soendergaard", "Ålesund" also "Aalesund"). A name is
+# matched in both spellings whichever of them the registry holds.
+_TRANSLITERATIONS = (
+    ("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss"), ("ø", "oe"), ("å", "aa"), ("æ", "ae"),
+    ("Ä", "Ae"), ("Ö", "Oe"), ("Ü", "Ue"), ("Ø", "Oe"), ("Å", "Aa"), ("Æ", "Ae"),
+)
+_TRANSLITERATED = re.compile("[" + "".join(mark for mark, _ in _TRANSLITERATIONS) + "]")
+# Letters with no base letter to fold to, spelled as the letters they join ("æ" is "ae", "þ" "th").
+_LIGATURES = {
+    "ß": "ss", "æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe", "þ": "th", "Þ": "Th", "ð": "d", "Ð": "D",
+    "ĸ": "k", "ŋ": "ng", "Ŋ": "Ng",
+}
 _APOSTROPHES = frozenset("'\u2019")
+# One line break, with the white space around it, that a wrapped line put inside a word.
+_LINE_BREAK = re.compile(r"[ \t]*\r?\n[ \t]*")
 # What may follow a name and still be the name: a plural or possessive ending.
 _PLURAL_ENDING = re.compile(r"(?:e?s)(?:['\u2019]s?)?|['\u2019]s?")
 # Three or more single letters or digits, each pair split by the same separator: one to three
-# spaces, or a hyphen, dot, plus, bar, slash, middle dot or bullet ("a c m e", "A  C  M  E", "a·c·m·e").
+# spaces, or a hyphen, dot, plus, bar, slash, middle dot or bullet, with or without a space after
+# it ("a c m e", "A  C  M  E", "a·c·m·e", "A. C. M. E.").
+# An identifier spelled out keeps its underscores and dots as letters of the run ("f c t _ l e g s",
+# "r a w . l e g s"); the run starts and ends on a letter or digit.
 _LETTER_RUN = re.compile(
-    r"(?<![^\W_])[^\W_](?P<sep> {1,3}|[.\-+|/\u00b7\u2022\u2027\u22c5])(?:[^\W_](?P=sep))+[^\W_](?![^\W_])"
+    r"(?<![^\W_])[^\W_](?P<sep> {1,3}|[.\-+|/\u00b7\u2022\u2027\u22c5] ?)"
+    r"(?:(?!(?P=sep))[\w.](?P=sep))+[^\W_](?![^\W_])"
 )
 # A token that may be base64 (standard or URL-safe), long enough to hold a name.
 _RUN_CONTEXT = 60  # characters read again either side of a run of single letters
 # It may follow a key and "=" ("ctx=Tm9y..."): a value in a query string or a config line.
-_BASE64_TOKEN = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{6,}={0,2}(?![A-Za-z0-9+/=_-])")
-_QUOTES_AROUND_DOT = frozenset("'\"[]")
-_QUOTED_DOT = re.compile(r"['\"\[\]]\.|\.['\"\[\]]")
+# Base64 of text mixes the cases all through (a capital after a small letter or a digit), so a token
+# without that step ("orders_v2", "Evidence", "DBT_TOKEN") is not read as one.
+_BASE64_TOKEN = re.compile(
+    r"(?<![A-Za-z0-9+/_-])(?=[A-Za-z0-9+/_-]*?[a-z0-9+/][A-Z])[A-Za-z0-9+/_-]{6,}={0,2}(?![A-Za-z0-9+/=_-])"
+)
+# A quote or bracket beside the dot of a qualified name, dropped from the view.
+_QUOTED_DOT = re.compile(r"['\"\[\]](?:(?=\.)|(?<=\.['\"\[\]]))")  # the mark first: a fast scan
 # The characters the names view drops: separators, apostrophes, white space.
-_NAME_DROP = re.compile(r"[\s\-_,./+'\u2019]+")
+_NAME_DROP = re.compile(r"[\s\-_,./+'\u2019\u00b7\u2027\u2022]+")
+# The marks that cut a word into syllables when repeated inside it ("Pel-lu-cid", "Pel·lu·cid").
+_SYLLABLE_MARKS = frozenset("-.\u00b7\u2027\u2022")
 # Digits and symbols written for letters ("Br1ghtm00r", "Veltr!x", "C4f3"), folded with the letters
 # they stand for into one skeleton letter on both sides, so a "1" may be an "i" or an "l".
 _SKELETON = str.maketrans({
@@ -152,15 +195,21 @@ _SKELETON = str.maketrans({
 })
 _LEET_CHARS = frozenset("0123456789!|@$€£¥¢©®")
 # Whether a text may hold such a spelling at all: a letter beside a digit or symbol that stands for one.
-_LEET_HINT = re.compile(r"[A-Za-z][0-9!|@$€£¥¢©®]|[0-9!|@$€£¥¢©®][A-Za-z]")
+_LEET_HINT = re.compile(r"[0-9!|@$€£¥¢©®](?:(?<=[A-Za-z].)|(?=[A-Za-z]))")  # the rarer side first: a fast scan
 # A word at least this frequent in English (wordfreq's Zipf scale: 3 is about once per million words)
 # is a common word: a client named "Harbor" is not named by "the harbor".
 _COMMON_ZIPF = 3.0
+# Words at least this frequent are everyday words ("global", "data", "north", "bank").
+_EVERYDAY_ZIPF = 4.5
 # An acronym alias or name ("PNL", "C&F"): it counts in capitals only, as a project key does.
 _ACRONYM = re.compile(r"[A-Z][A-Z0-9&]{1,4}")
 # Words around a common-word name that say it is the client ("client Harbor", "the Harbor engagement").
-_CUE_BEFORE = frozenset({"client", "clients", "customer", "customers"})
-_CUE_AFTER = frozenset({"engagement", "account", "client"})
+# Not "company" or "organisation": they also stand before a noun ("the company summit").
+_CUE_BEFORE = frozenset({"client", "clients", "customer", "customers", "tenant", "tenants"})
+# ... or a company's legal form after it ("orchard ltd", "kettle gmbh").
+_CUE_AFTER = frozenset(
+    {"engagement", "account", "client", "inc", "ltd", "llc", "llp", "plc", "gmbh", "corp", "corporation", "limited"}
+)
 # A name this long and this rare (Zipf) is found glued to other words inside an identifier or host.
 _GLUABLE_LENGTH = 6
 _RARE_ZIPF = 2.5
@@ -182,6 +231,18 @@ _AGENT_STEMS = (
 _AGENT_IRREGULAR = frozenset("said says told chose replied".split())
 
 
+def _key_words(key: str) -> list[str]:
+    """The words of a config key or identifier ("client_name", "tenantId" -> client, name; tenant, id)."""
+    return [part.lower() for chunk in key.split("_") for part in _CAMEL.split(chunk) if part]
+
+
+def _finite_verb(word: str) -> bool:
+    """Whether a word is a verb in the past or an auxiliary ("rebuilt", "failed", "was", "should")."""
+    if word in _AUXILIARIES or word in _IRREGULAR_PAST or word in _AGENT_VERBS:
+        return True
+    return len(word) >= 5 and word.endswith("ed") and not word.endswith("eed")
+
+
 def _inflections(stem: str) -> set[str]:
     """A regular verb's forms in -s and -ed ("ask" -> asks, asked; "agree" -> agrees, agreed)."""
     if stem.endswith("e"):
@@ -195,7 +256,32 @@ def _inflections(stem: str) -> set[str]:
 
 _AGENT_VERBS = frozenset(form for stem in _AGENT_STEMS for form in _inflections(stem)) | _AGENT_IRREGULAR
 _DETERMINERS = frozenset("the a an this that these those my our your their its his her every each".split())
+# A singular count noun takes a determiner ("the orchard"); one without any, after a preposition
+# and before the sentence's verb ("built over orchard rebuilt", "resync of kettle duplicated
+# rows"), is used as a name. Not "at" or "by", whose bare nouns are idioms ("at sea", "by hand").
+_PREPOSITIONS = frozenset(
+    "of on over for from in into onto to with about under against across via behind after before during "
+    "between without within through throughout per like".split()
+)
+_IRREGULAR_PAST = frozenset(
+    "built rebuilt broke ran took went got fell grew sent made kept lost came gave threw found brought began "
+    "stuck spent wrote drew".split()
+)
+# Data tools, formats and vendors that notes name in every way a client is named ("writes to delta
+# failed", "Spark's executors", "SPARK_HOME", "/opt/spark/"): a client with such a name is meant only
+# where a word says so ("client Spark", "Spark Ltd") or beside another term of the client.
+_TOOL_WORDS = frozenset(
+    "airbyte airflow arrow athena avro beam bigquery census composer dagster databricks dataflow dataform delta "
+    "docker druid duckdb elastic excel fivetran flink git github gitlab glue hex hive hudi iceberg jenkins jira "
+    "kafka kinesis lambda looker matillion meltano metabase mode mongo notion omni oracle orc pandas parquet "
+    "pinot polars postgres prefect presto pubsub redis redshift segment sheets sigma slack snowflake spark "
+    "stitch superset tableau talend terraform trino".split()
+)
+_NAME_FUNCTION_WORDS = frozenset("and of the for in on at by to a an de la le du von van der".split())
 _WORD = re.compile(r"[a-z]+")
+# A config key just before a value: ``client_name: ``, ``"tenantId": "``, ``customer_id='``.
+_CONFIG_KEY = re.compile(r"([A-Za-z][A-Za-z0-9_]*)[\"']?\s*[:=]\s*[\"']?$")
+_TICKET_CUES = frozenset("ticket tickets issue issues jira story epic bug task subtask".split())
 _SENTENCE_END = frozenset(".!?:;\n")
 
 
@@ -204,9 +290,11 @@ def _fold(ch: str) -> str:
     if ch in _INVISIBLE or 0xE0000 <= ord(ch) <= 0xE007F:
         return ""
     if ch.isspace():
-        return " "
+        return "\n" if ch in _LINE_SEPARATORS else " "
     if ch in _CONFUSABLES:
         return _CONFUSABLES[ch]
+    if ch in _LIGATURES:
+        return _LIGATURES[ch]
     decomposed = unicodedata.normalize("NFKD", ch)
     folded = "".join(c for c in decomposed if not unicodedata.combining(c) and c not in _INVISIBLE)
     if folded.isascii() or not ch.isalpha():
@@ -272,7 +360,11 @@ class _View:
             pos = m.end()
             token = m.group(0)
             if m.group("tag"):
-                if m.group("tag").lower() not in _INLINE_TAGS:
+                tag = m.group("tag").lower()
+                if tag == "br":  # a line break, as "\n" is ("Ket<br>tle")
+                    chars.append("\n")
+                    where.append(m.start())
+                elif tag not in _INLINE_TAGS:
                     chars.append(" ")
                     where.append(m.start())
             elif m.group("entity"):
@@ -293,18 +385,18 @@ class _View:
 
         # Quotes and brackets around the dot of a qualified name: "ACME"."ORDERS", [raw].[orders].
         joined = "".join(chars)
-        if _QUOTED_DOT.search(joined) is None:  # the common case: nothing to drop
+        drop = [m.start() for m in _QUOTED_DOT.finditer(joined)]
+        if not drop:  # the common case: nothing to drop
             self.cased, self.where = joined, where
         else:
-            keep = [
-                not (
-                    ch in _QUOTES_AROUND_DOT
-                    and ((i > 0 and chars[i - 1] == ".") or (i + 1 < len(chars) and chars[i + 1] == "."))
-                )
-                for i, ch in enumerate(chars)
-            ]
-            self.cased = "".join(ch for ch, k in zip(chars, keep, strict=True) if k)
-            self.where = [w for w, k in zip(where, keep, strict=True) if k]
+            kept, kept_where, previous = [], [], 0
+            for i in drop:
+                kept.append(joined[previous:i])
+                kept_where += where[previous:i]
+                previous = i + 1
+            kept.append(joined[previous:])
+            kept_where += where[previous:]
+            self.cased, self.where = "".join(kept), kept_where
         self.text = text
         self.clean = self.cased.lower()
         if len(self.clean) != len(self.cased):  # a letter that lower-cases to two: keep the map exact
@@ -321,11 +413,11 @@ class _View:
         and only once a text has a match at all.
         """
         if self._kept_before is None:
-            self._kept_before, dropped = [], 0
-            for m in _NAME_DROP.finditer(self.clean):
-                self._kept_before.append(m.start() - dropped)  # names characters before this run
-                dropped += m.end() - m.start()
-                self._dropped.append(dropped)
+            # Names characters before each dropped run, and characters dropped up to its end (the
+            # pieces between runs and the runs themselves, each measured in one C-level pass).
+            pieces = _NAME_DROP.split(self.clean)
+            self._kept_before = list(itertools.accumulate(map(len, pieces[:-1])))
+            self._dropped = list(itertools.accumulate(map(len, _NAME_DROP.findall(self.clean))))
         runs = bisect.bisect_right(self._kept_before, k)
         return k + (self._dropped[runs - 1] if runs else 0)
 
@@ -353,7 +445,14 @@ class _Entry:
     hyphen_gaps: frozenset[int] = frozenset()
     space_gaps: frozenset[int] = frozenset()
     weak_gaps: frozenset[int] = frozenset()  # space splits into two common words ("Bright moor")
+    # Where a line break may split a word ("Quillf" / "eather"): a wrapped line cuts anywhere. Weak
+    # where both pieces are common words ("copper" / "line"), or in a name that is common words.
+    break_gaps: frozenset[int] = frozenset()
+    weak_break_gaps: frozenset[int] = frozenset()
     common_word: bool = False  # one common English word ("Harbor"): counted only with evidence
+    # Three or more common content words ("Saffron Ridge Capital"): that phrase, in full, is the
+    # client even in lower case; two ("copper kettle") may be the words.
+    long_phrase: bool = False
     capitals_only: bool = False  # an acronym ("PNL"): counted in capitals only, like a project key
     gluable: bool = False  # long and rare enough to count glued to other words inside an identifier
 
@@ -369,14 +468,15 @@ _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A
 def _name_forms(term: str) -> list[tuple[str, frozenset[int]]]:
     """A client name's forms: as written, transliterated ("Mueller"), with "&" as "and" and as "+"."""
     variants = [term]
-    lower = term.lower()
-    if any(mark in lower for mark, _ in _TRANSLITERATIONS):
-        spelled = lower
-        for mark, plain in _TRANSLITERATIONS:
-            spelled = spelled.replace(mark, plain)
-        variants.append(spelled)
+    if _TRANSLITERATED.search(term):
+        variants.append(_transliterate(term))
     if "&" in term:
-        variants += [v.replace("&", " and ") for v in variants]
+        # "Marlowe & Quist" is also "Marlowe and Quist", "Marlowe + Quist", and in hosts, addresses
+        # and identifiers "marlowequist", "marlowe-quist" (an acronym keeps its "&": "C&F" is not "cf").
+        ands = [v.replace("&", " and ") for v in variants]
+        if not _ACRONYM.fullmatch(term.strip()):
+            ands += [re.sub(r"\s*&\s*", " ", v) for v in variants]
+        variants += ands
     forms = [form for form in map(_name_form, variants) if form is not None]
     # A name ending in consonant + "y" has the plural "-ies" ("Tidy" -> "Tidies"); "-s" is the ending rule's.
     forms += [
@@ -385,6 +485,13 @@ def _name_forms(term: str) -> list[tuple[str, frozenset[int]]]:
         if len(joined) >= 3 and joined.endswith("y") and joined[-2] not in "aeiouy"
     ]
     return list(dict.fromkeys(forms))
+
+
+def _transliterate(text: str) -> str:
+    """``text`` with each marked letter spelled as it is without its mark ("Müller" -> "Mueller")."""
+    for mark, plain in _TRANSLITERATIONS:
+        text = text.replace(mark, plain)
+    return text
 
 
 def _leet_spelled(spelled: str) -> bool:
@@ -431,6 +538,18 @@ def _common_words(joined: str, gaps: frozenset[int]) -> bool:
     return all(_is_common(joined[a:b]) for a, b in zip(bounds, bounds[1:], strict=False))
 
 
+def _long_phrase(joined: str, gaps: frozenset[int]) -> bool:
+    """Whether a name of common words is a phrase that prose does not write by chance.
+
+    Three content words or more ("Saffron Ridge Capital"; "Bank of the West" has two), one of them
+    less usual than the everyday words a generic name is made of ("Global Data Solutions", "North
+    Star Bank" are phrases prose may write).
+    """
+    bounds = [0, *sorted(gaps), len(joined)]
+    content = [joined[a:b] for a, b in zip(bounds, bounds[1:], strict=False) if joined[a:b] not in _NAME_FUNCTION_WORDS]
+    return len(content) >= 3 and min(zipf_frequency(word, "en") for word in content) < _EVERYDAY_ZIPF
+
+
 def _split_gaps(joined: str, gaps: frozenset[int]) -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
     """Where a word of a name may be split by a hyphen or a space ("Bright-moor", "Vel trix").
 
@@ -458,6 +577,27 @@ def _split_gaps(joined: str, gaps: frozenset[int]) -> tuple[frozenset[int], froz
             if len(left) >= 2 and len(right) >= 2:
                 (weak if _is_common(left) and _is_common(right) else space).add(a + k)
     return frozenset(hyphen), frozenset(space), frozenset(weak)
+
+
+def _break_gaps(joined: str, gaps: frozenset[int]) -> tuple[frozenset[int], frozenset[int]]:
+    """Where a line break may split a word of a name, and which of those splits are weak.
+
+    A wrapped line cuts a word anywhere, one letter from either end too ("Saffro" / "n Ridge"), so
+    every offset inside a word of four letters or more may hold one. A split into two common words
+    ("copper" / "line") is weak, as the same split by a space is.
+    """
+    breaks: set[int] = set()
+    weak: set[int] = set()
+    bounds = [0, *sorted(gaps), len(joined)]
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        word = joined[a:b]
+        if len(word) < 4 or not word.isalpha():
+            continue
+        for k in range(1, len(word)):
+            breaks.add(a + k)
+            if _is_common(word[:k]) and _is_common(word[k:]) and min(k, len(word) - k) >= 2:
+                weak.add(a + k)
+    return frozenset(breaks), frozenset(weak)
 
 
 def _name_form(term: str) -> tuple[str, frozenset[int]] | None:
@@ -536,9 +676,59 @@ def _letter_run_texts(text: str) -> list[tuple[int, str]]:
     return out
 
 
+# A line break cuts an identifier when an identifier's character is before it and a word's after it.
+_WORD_START = frozenset(string.ascii_letters + string.digits + "_")
+_TOKEN_START = _WORD_START | frozenset("./-")
+_TOKEN_CHARS = _TOKEN_START | frozenset("@:`\"[]")
+# A line break between an identifier's character and, past the next line's indent, a word's.
+_CUT_TOKEN = re.compile(r"\n(?:(?<=[A-Za-z0-9_./-]\n)|(?<=[A-Za-z0-9_./-]\r\n))[ \t]*(?=[A-Za-z0-9_])")
+_IDENTIFIER_HINT = re.compile(r"[_./-]|\d")
+_TOKEN_REACH = 120  # at most this many characters of a token either side of the break
+
+
+def _broken_identifier_texts(text: str) -> list[tuple[int, str]]:
+    """Each stretch of tokens a line break cuts ("hvm_fl" / "eet"), joined again, with where it starts.
+
+    Only tokens that look like identifiers once joined (an underscore, dot, slash, hyphen or digit)
+    are read again, and a sentence that ends at the break and a capitalised one after it is prose.
+    Cut tokens that touch are read as one stretch, so a text of many short lines costs one reading.
+    """
+    cuts: list[tuple[int, int, int, int]] = []  # token start, break start, next line's token, token end
+    for m in _CUT_TOKEN.finditer(text):
+        end, begin = m.start(), m.end()  # the break's start; the next line's first character
+        if text[end - 1] == "\r":
+            end -= 1
+        left = end
+        while left > 0 and end - left < _TOKEN_REACH and text[left - 1] in _TOKEN_CHARS:
+            left -= 1
+        right = begin
+        while right < len(text) and right - begin < _TOKEN_REACH and text[right] in _TOKEN_CHARS:
+            right += 1
+        before, after = text[left:end], text[begin:right]
+        if before.endswith(".") and after[:1].isupper():
+            continue  # a sentence ends on one line and the next begins on the next
+        cuts.append((left, end, begin, right))
+    out: list[tuple[int, str]] = []
+    i = 0
+    while i < len(cuts):
+        first, pieces, pos, last = cuts[i][0], [], cuts[i][0], cuts[i][3]
+        while i < len(cuts) and cuts[i][0] <= last:  # this cut's token touches the stretch so far
+            _, end, begin, right = cuts[i]
+            pieces.append(text[pos:end])
+            pos, last = begin, max(last, right)
+            i += 1
+        pieces.append(text[pos:last])
+        joined = "".join(pieces)
+        if _IDENTIFIER_HINT.search(joined):
+            out.append((first, joined))
+    return out
+
+
 # Hex of text: every byte of a letter starts with a digit, so a run of hex pairs holding digits.
 _HEX_TOKEN = re.compile(r"(?<![0-9A-Za-z])(?:0x)?((?:[0-9a-fA-F]{2}){4,})(?![0-9A-Za-z])")
+_HEX_RUN = re.compile(r"[0-9][0-9a-fA-F]{7}")  # whether a text may hold one at all: text's hex opens on a digit
 _PERCENT_TOKEN = re.compile(r"[^\s%]*(?:%[0-9A-Fa-f]{2}[^\s%]*)+")
+_ENCODED_ALNUM = re.compile(r"%(?:3[0-9]|4[1-9A-Fa-f]|5[0-9Aa]|6[1-9A-Fa-f]|7[0-9Aa])")  # "%41" is "A"
 # Text that says how it is written: the transforms it names are undone before reading it again.
 _ROT13_SAID = re.compile(r"\brot[-_ ]?13\b", re.IGNORECASE)
 _REVERSED_SAID = re.compile(r"\b(?:reversed|backwards?|mirrored)\b", re.IGNORECASE)
@@ -554,6 +744,8 @@ def _mostly_text(decoded: str) -> bool:
 def _hex_texts(text: str) -> list[tuple[int, str]]:
     """Each run of hex pairs in ``text`` that decodes to printable text, with where it starts."""
     out = []
+    if _HEX_RUN.search(text) is None:
+        return out
     for m in _HEX_TOKEN.finditer(text):
         token = m.group(1)
         if not any(ch.isdigit() for ch in token):
@@ -567,17 +759,25 @@ def _hex_texts(text: str) -> list[tuple[int, str]]:
     return out
 
 
-def _spelled_texts(text: str) -> list[tuple[int, str]]:
-    """The text with percent-encoding undone, and rot13 or reversal undone where the text says it uses them."""
+def _spelled_texts(text: str) -> list[tuple[int, str, bool]]:
+    """The text with percent-encoding undone, marked letters transliterated, and rot13 or reversal
+    undone where the text says it uses them; each with where it starts and whether it is a disguise.
+
+    A reading is a disguise (a name in it needs no more evidence) when the text was written so a
+    match would miss it: rot13 or reversal it names, or letters and digits percent-encoded where a
+    URL never needs them ("%4B%65%74"); a space encoded as "%20" is only a URL's spelling.
+    """
     out = []
     if "%" in text:
         for m in _PERCENT_TOKEN.finditer(text):  # only the tokens that hold percent-escapes
-            out.append((m.start(), urllib.parse.unquote(m.group(0))))
+            out.append((m.start(), urllib.parse.unquote(m.group(0)), _ENCODED_ALNUM.search(m.group(0)) is not None))
+    if _TRANSLITERATED.search(text):  # "Müller" for a client registered as "Mueller"
+        out.append((0, _transliterate(text), False))
     lower = text.lower()
     if "rot" in lower and _ROT13_SAID.search(text):
-        out.append((0, codecs.encode(text, "rot13")))
+        out.append((0, codecs.encode(text, "rot13"), True))
     if any(word in lower for word in ("revers", "backward", "mirror")) and _REVERSED_SAID.search(text):
-        out.append((0, text[::-1]))
+        out.append((0, text[::-1], True))
     return out
 
 
@@ -617,10 +817,13 @@ class ClientDetailMatcher:
                 acronym = _ACRONYM.fullmatch(term.term.strip()) is not None
                 for joined, gaps in _name_forms(term.term):
                     hyphen, space, weak = _split_gaps(joined, gaps)
+                    breaks, weak_breaks = _break_gaps(joined, gaps)
                     entry = _Entry(
                         term, gaps, joined[0].isalnum(), joined[-1].isalnum(),
                         hyphen_gaps=hyphen, space_gaps=space | weak, weak_gaps=weak,
+                        break_gaps=breaks, weak_break_gaps=weak_breaks,
                         common_word=_common_words(joined, gaps),
+                        long_phrase=_long_phrase(joined, gaps),
                         capitals_only=acronym,
                         gluable=len(joined) >= _GLUABLE_LENGTH and joined.isalpha()
                         and zipf_frequency(joined, "en") < _RARE_ZIPF,
@@ -666,15 +869,21 @@ class ClientDetailMatcher:
             return []
         found: dict[ClientDetailFinding, int] = {}
         weak: dict[ClientDetailFinding, int] = {}
-        # The text itself, then each derived reading of it: (view, where it sits, whether it is a decoding).
-        views: list[tuple[_View, int | None, bool]] = [(_View(text), None, False)]
-        views += [(_View(joined), at, False) for at, joined in _letter_run_texts(text)]
-        views += [(_View(decoded), at, True) for at, decoded in _base64_texts(text) + _hex_texts(text)]
-        views += [(_View(decoded), at, False) for at, decoded in _spelled_texts(text)]
-        for view, at, decoded in views:
-            self._scan_view(view, found, weak, own_client, offset=at, disguised=decoded)
+        # The text itself, then each derived reading of it: (view, where it sits, whether it is a
+        # decoding, whether names are read in it too).
+        views: list[tuple[_View, int | None, bool, bool]] = [(_View(text), None, False, True)]
+        views += [(_View(joined), at, False, True) for at, joined in _letter_run_texts(text)]
+        views += [(_View(decoded), at, True, True) for at, decoded in _base64_texts(text) + _hex_texts(text)]
+        views += [(_View(spelled), at, disguise, True) for at, spelled, disguise in _spelled_texts(text)]
+        # An identifier cut by a wrapped line, joined again; names there are the names view's (it
+        # reads a line break inside a word, with the evidence a common word needs).
+        views += [(_View(joined), at, False, False) for at, joined in _broken_identifier_texts(text)]
+        for view, at, decoded, names in views:
+            self._scan_view(view, found, weak, own_client, offset=at, disguised=decoded, names=names)
             if self._skeletons is not None and _LEET_HINT.search(view.cased):
-                self._scan_view(view, found, weak, own_client, offset=at, disguised=decoded, skeleton=True)
+                self._scan_view(
+                    view, found, weak, own_client, offset=at, disguised=decoded, skeleton=True, names=names
+                )
         clients = {f.client for f in found}
         for finding, position in weak.items():
             if finding.client in clients and finding not in found:
@@ -690,18 +899,20 @@ class ClientDetailMatcher:
         offset: int | None,
         disguised: bool = False,
         skeleton: bool = False,
+        names: bool = True,
     ) -> None:
         """Add the findings of one view of a text; ``offset`` places a derived view's findings in the text.
 
         ``disguised``: the view is a decoding (base64), so every name in it is evidence enough.
         ``skeleton``: read the names view with digits and symbols as letters; only names spelled with
         at least one of them count (the plain reading finds the rest).
+        ``names``: whether client names are read in this view, or only identifiers.
         """
         matches: list[tuple[int, int, list[_Entry], list[_Entry]]] = []  # clean start, end, strong, weak
-        automaton = self._skeletons if skeleton else self._names
-        names = view.names.translate(_SKELETON) if skeleton else view.names
-        if automaton is not None and names:
-            for end, (length, entries) in automaton.iter(names):
+        automaton = (self._skeletons if skeleton else self._names) if names else None
+        joined = view.names.translate(_SKELETON) if skeleton else view.names
+        if automaton is not None and joined:
+            for end, (length, entries) in automaton.iter(joined):
                 start = end - length + 1
                 if skeleton and not _leet_spelled(view.names[start : end + 1]):
                     continue
@@ -740,7 +951,11 @@ class ClientDetailMatcher:
                         split = "disguise"  # "Lаntern" with a Cyrillic a: written to slip past a match
                     # A name of common words needs evidence written as the words ("big corp"); glued
                     # or joined by "-" or "_" ("bigcorp", "big_corp") it is an identifier, the client's.
-                    as_words = entry.common_word and all(skipped.get(k, "x").isspace() for k in entry.gaps)
+                    as_words = (
+                        entry.common_word
+                        and not (entry.long_phrase and split == "plain")
+                        and all(skipped.get(k, "x").isspace() for k in entry.gaps)
+                    )
                     needs_evidence = as_words or split == "weak" or lowered
                     evident = not needs_evidence or disguised or skeleton or split == "disguise"
                     if not evident:
@@ -796,13 +1011,18 @@ class ClientDetailMatcher:
         """Whether the separators a match skipped fit the name: "plain", "disguise", "weak", or None.
 
         A separator between the name's words is plain. One more, inside a word, is a disguise when it
-        is a hyphen ("Bright-moor") or a space with a rare piece ("Vel trix"), and weak when it is a
-        space between two common words ("Bright moor").
+        is a hyphen ("Bright-moor"), a space with a rare piece ("Vel trix") or a line break
+        ("Quillf" / "eather"), and weak when it is a space between two common words ("Bright moor").
+        Several, all one hyphen, dot or middle dot, cut a word into syllables ("Pel-lu-cid").
         """
         odd = [(k, sep) for k, sep in skipped.items() if k not in entry.gaps]
         if not odd:
             return "plain"
         if len(odd) > 1:
+            # A word cut into syllables by one mark, repeated ("Pel-lu-cid", "Pel·lu·cid").
+            marks = {sep for _, sep in odd}
+            if len(marks) == 1 and marks <= _SYLLABLE_MARKS and all(k in entry.hyphen_gaps for k, _ in odd):
+                return "weak" if entry.common_word else "disguise"
             return None
         k, sep = odd[0]
         if sep.replace(" ", "").replace("\n", "") == "-" and k in entry.hyphen_gaps:  # also "Bright-\nmoor"
@@ -811,6 +1031,10 @@ class ClientDetailMatcher:
             # Two common pieces are weak on their own ("Pine crest"), not inside a longer name whose
             # other words are in the text too ("pine crest dental"): that phrase is only the client.
             return "weak" if k in entry.weak_gaps and (not entry.gaps or entry.common_word) else "disguise"
+        if _LINE_BREAK.fullmatch(sep) and k in entry.break_gaps:
+            # A word cut by a wrapped line ("Quillf" / "eather"). A name of common words is still
+            # weak ("Em" / "ber" is the word "ember" until something says it is the client).
+            return "weak" if entry.common_word or k in entry.weak_break_gaps else "disguise"
         return None
 
     @staticmethod
@@ -846,20 +1070,15 @@ class ClientDetailMatcher:
         """Whether a common word at ``start``..``end`` is written as the client's name, not as the word."""
         cased = view.cased[start : end + 1]
         letters = [c for c in cased if c.isalpha()]
-        if any(c.isupper() for c in letters[1:]):
-            return True  # HARBOR, hArBoR, or a split name capitalised again ("Bright Moor")
-        if view.ends_plural(end) and view.clean[end + 1 : end + 2] in _APOSTROPHES:
-            return True  # possessive: "Harbor's"
-        if _in_address(view.clean, start, end):
-            return True  # a label of an e-mail domain or a URL's host: "ops@harbor-data.com"
-        if start > 0 and view.clean[start - 1] == "/" and view.clean[end + 1 : end + 2] == "/":
-            return True  # a whole folder of a path: "/srv/exports/harbor/daily/" names the client's data
         ending = _PLURAL_ENDING.match(view.clean, end + 1)
         after = ending.end() if ending is not None and not view.is_word(ending.end(), underscore=False) else end + 1
         words_before = _WORD.findall(view.clean, max(0, start - 40), start)
         words_after = _WORD.findall(view.clean, after, after + 40)
         if words_before and words_before[-1] in _CUE_BEFORE:
             return True  # "client harbor", "~/clients/harbor/"
+        key = _CONFIG_KEY.search(view.cased, max(0, start - 40), start)
+        if key is not None and _CUE_BEFORE.intersection(_key_words(key.group(1))):
+            return True  # the value of a key that names a client: client_name: harbor, "tenantId": "harbor"
         if words_after and words_after[0] in _CUE_AFTER:
             return True
         if (
@@ -870,14 +1089,41 @@ class ClientDetailMatcher:
             and not (words_before and words_before[-1] in _DETERMINERS)
         ):
             return True  # the subject of a person's verb: "Orbit asked for", "orbit wants"
+        if view.clean[start : end + 1] in _TOOL_WORDS:
+            # A client named like a data tool ("Spark", "Delta"): notes write the tool capitalised, in
+            # capitals (SPARK_HOME), possessive and in paths (/opt/spark/), so only the words above say
+            # the client is meant.
+            return False
+        if any(c.isupper() for c in letters[1:]):
+            return True  # HARBOR, hArBoR, or a split name capitalised again ("Bright Moor")
+        if view.ends_plural(end) and view.clean[end + 1 : end + 2] in _APOSTROPHES:
+            return True  # possessive: "Harbor's"
+        if _in_address(view.clean, start, end):
+            return True  # a label of an e-mail domain or a URL's host: "ops@harbor-data.com"
+        if start > 0 and view.clean[start - 1] == "/" and view.clean[end + 1 : end + 2] == "/":
+            return True  # a whole folder of a path: "/srv/exports/harbor/daily/" names the client's data
+        if (
+            after == end + 1
+            and words_before
+            and words_before[-1] in _PREPOSITIONS
+            and view.clean[start - 1 : start] == " "
+            and view.clean[start - 1 - len(words_before[-1]) : start - 1] == words_before[-1]
+            and view.clean[end + 1 : end + 2] == " "
+            and words_after
+            and _finite_verb(words_after[0])
+        ):
+            # No determiner after a preposition, then the verb: "resync of kettle duplicated rows". Not
+            # the clause's end alone: idioms and mass nouns end there ("out of order;", "to source:").
+            return True
         if letters and letters[0].isupper():
             before = view.clean[:start].rstrip(" \t*_`\"'([#>-")
             if before and before[-1] not in _SENTENCE_END:
                 return True  # capitalised mid-sentence
             # At a sentence start a capital says nothing, but a bare name as the subject of a verb
-            # does: an auxiliary or modal ("Harbor is on BigQuery"), or a word in -s followed by a
-            # determiner, pronoun or preposition ("Beacon wants every PR"; "Mart models should" is
-            # a noun phrase, and "Northern hemisphere ..." no subject at all).
+            # does: an auxiliary or modal ("Harbor is on BigQuery"), or a person's verb in -s
+            # followed by a determiner, pronoun or preposition ("Beacon wants every PR"). A tool's
+            # verb says nothing ("Lantern writes its log", "Orbit requires a target": tools do
+            # those), nor a noun phrase ("Mart models should").
             if not words_after:
                 return False
             if words_after[0] in _AUXILIARIES:
@@ -885,8 +1131,7 @@ class ClientDetailMatcher:
             following = words_after[:2] if after == end + 1 else []  # a plural takes no verb in -s
             return (
                 len(following) == 2
-                and following[0].endswith("s")
-                and not following[0].endswith("ss")
+                and following[0] in _AGENT_VERBS
                 and following[1] in _FUNCTION_WORDS
             )
         # In lower case where prose writes a capital, after the end of a sentence in the text ("... not
@@ -906,13 +1151,26 @@ class ClientDetailMatcher:
         if view.is_word(start - 1, underscore=False):
             return False
         after = end + 1
-        if after + 1 < len(view.clean) and view.clean[after] in "-_" and view.clean[after + 1].isdigit():
-            if view.clean[after] == "-":
-                return True  # a ticket, in any case, also inside a branch name ("feature/acme-12-fix")
-            # "ACME_12", or "feature/acme_12" in a branch name; "data_2024" alone is a table name.
+        if after + 1 < len(view.clean) and view.clean[after] in "-_#" and view.clean[after + 1].isdigit():
+            if view.clean[after] in "-#":
+                return True  # a ticket, in any case, also inside a branch name ("feature/acme-12-fix", "acme#12")
+            # "ACME_12", or "feature/acme_12" in a branch name; "data_2024" alone is a table name,
+            # where "qfx_12", a key that is no word, is the ticket.
             token_start = view.clean.rfind(" ", 0, start) + 1
-            if "/" in view.clean[token_start:start] or all(c.isupper() for c in view.cased[start : end + 1] if c.isalpha()):
+            if (
+                "/" in view.clean[token_start:start]
+                or all(c.isupper() for c in view.cased[start : end + 1] if c.isalpha())
+                or not _is_common(view.clean[start : end + 1])
+            ):
                 return True
+        cue = _WORD.findall(view.clean, max(0, start - 12), start)
+        if (
+            view.clean[after : after + 1] == " "
+            and view.clean[after + 1 : after + 2].isdigit()
+            and cue
+            and cue[-1] in _TICKET_CUES
+        ):
+            return True  # "ticket acme 12": a ticket written with a space, after a word that says so
         if view.is_word(after, underscore=True):  # ACME_RAW is another word, not the key
             return False
         letters = [c for c in view.cased[start : end + 1] if c.isalpha()]
