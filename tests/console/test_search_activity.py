@@ -88,6 +88,15 @@ def test_any_query_text_gives_results_or_a_message(signed_in, notes, q):
     assert b"<h1>Search</h1>" in response.content
 
 
+@pytest.mark.parametrize("q", ['"orders feed', "orders OR", "OR orders", "orders -"])
+def test_a_query_it_cannot_read_is_explained_with_no_results(signed_in, notes, q):
+    response = signed_in("admin").get("/console/search/", {"q": q})
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert '<div class="panel" role="alert">The search cannot be read: ' in body
+    assert 'class="hits"' not in body
+
+
 def test_search_filters(signed_in, world, notes):
     client = signed_in("admin")
     store = world.project_store.public_id
