@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -101,22 +101,28 @@ class RedactedTexts:
         return value
 
 
+def _passages(text: str) -> Iterator[tuple[str, tuple[str, ...]]]:
+    """Each run of ``PASSAGE_WORDS`` words of ``text`` spanning ``MIN_LINE_CHARS`` or more: as written, and its key."""
+    words = list(_WORD.finditer(text))
+    for i in range(len(words) - PASSAGE_WORDS + 1):
+        first, last = words[i], words[i + PASSAGE_WORDS - 1]
+        if last.end() - first.start() >= MIN_LINE_CHARS:
+            yield text[first.start() : last.end()], _shingle_key([m.group() for m in words[i : i + PASSAGE_WORDS]])
+
+
 def redacted_texts(texts: Iterable[object]) -> RedactedTexts:
     """The quotes, passages and search phrases of a redacted memory's ``texts``."""
+    texts = [t for t in texts if isinstance(t, str)]
     quotes = quotes_of(texts)
     shingles: set[tuple[str, ...]] = set()
     phrases: set[str] = set()
-    for text in (t for t in texts if isinstance(t, str)):
-        words = list(_WORD.finditer(text))
-        for i in range(len(words) - PASSAGE_WORDS + 1):
-            first, last = words[i], words[i + PASSAGE_WORDS - 1]
-            if last.end() - first.start() < MIN_LINE_CHARS:
-                continue
-            shingles.add(_shingle_key([m.group() for m in words[i : i + PASSAGE_WORDS]]))
-            phrases.add(text[first.start() : last.end()])
+    for text in texts:
+        for phrase, key in _passages(text):
+            shingles.add(key)
+            phrases.add(phrase)
     for quote in quotes:
-        # A quote of fewer words than a passage is looked for whole (one of more holds a passage).
-        if _WORD.search(quote) and len(_WORD.findall(quote)) < PASSAGE_WORDS:
+        # A quote that holds no passage (too few words, or short ones) is looked for whole.
+        if _WORD.search(quote) and next(_passages(quote), None) is None:
             phrases.add(quote.strip())
     return RedactedTexts(quotes=quotes, shingles=frozenset(shingles), phrases=sorted(phrases))
 

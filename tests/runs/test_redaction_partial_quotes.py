@@ -82,6 +82,8 @@ def test_the_database_picks_the_candidates_within_the_memorys_project(world):
     elsewhere = record(world, f"Quoted: {' '.join(FIRST.split()[2:9])}.\n", project=world.other_project)
     nothing = record(world, "Nothing of the note here at all, just refunds.\n")
     phrases = redacted_texts([FIRST]).phrases
+    # A line quoted whole that holds no passage of long enough words is looked for whole.
+    assert "ab cd ef gh ij kl mn" in redacted_texts(["Intro line.\nab cd ef gh ij kl mn\n"]).phrases
     found = record_ids_holding_any(phrases, project_id=world.project.pk)
     assert inside.pk in found and nothing.pk not in found
     assert elsewhere.pk not in found
