@@ -27,6 +27,12 @@ credential context. The contexts form a small grammar, not a list of sentences:
 - **tried, used or answered**: a strong value one is told to try, use, paste or answer with, in a
   sentence (read on past the value) about a prompt, a login or a thing one unlocks.
 - **noun after the value**: "VALUE – das neue Kennwort", "VALUE : c'est le mot de passe", "VALUE as the password".
+- **what a sentence says the password is**: after a password noun and a copula, a value that ends
+  the clause may be a simple one no word is ("The admin password for Looker is hunter2.":
+  ``simple_password``); a word, a technical word, a number with its unit or a reference is not.
+- **a login, then its password**: "BI login is svc_bi and VALUE" ("und", "et", "y", "with"...).
+- **a bare label**: a line that is only a label naming a credential ("Password", "## Looker admin
+  password", no colon needed) above a value alone on its line, past a blank line or a fence opening.
 
 A dash stands for "is" ("passphrase — VALUE"); a noun may end a compound ("Master-Passwort") or an
 identifier ("keystore_password is VALUE"). A value written in hex or base64 is judged by what it
