@@ -121,4 +121,5 @@ def search_view(request: HttpRequest) -> HttpResponse:
         deleted_rows=deleted_rows,
         recently_deleted_days=settings.RECENTLY_DELETED_DAYS,
     )
-    return render(request, "console/search.html", context)
+    # A query that cannot be read is the asker's to fix, as on the run-record search.
+    return render(request, "console/search.html", context, status=400 if results.problem else 200)

@@ -55,12 +55,26 @@ def decide_where_and_what(request: ChangeRequest) -> Decision:
     return _run(WHERE_AND_WHAT, request)
 
 
+def _without_path_secrets(text: str, request: ChangeRequest) -> str:
+    """``text`` with each path of the request that holds a secret in its words put as its type.
+
+    The scrubber reads text: a password a path's words give ("/sec/password-<value>.md") is
+    found only when the path is read as words (``what_secrets.path_without_secret``).
+    """
+    for path in {request.path, request.old_path} - {None}:
+        if path and path in text:
+            safe = what_secrets.path_without_secret(path)
+            if safe != path:
+                text = text.replace(path, safe)
+    return text
+
+
 def _run(checks: tuple[Check, ...], request: ChangeRequest) -> Decision:
     for check in checks:
         decision = check(request)
         if decision is not None and not decision.allowed:
-            message = scrub_text(decision.message)
-            record = scrub_text(decision.record_message)
+            message = scrub_text(_without_path_secrets(decision.message, request))
+            record = scrub_text(_without_path_secrets(decision.record_message, request))
             if message != decision.message or record != decision.record_message:
                 decision = replace(decision, message=message, record_message=record)
             return decision

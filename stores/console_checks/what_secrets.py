@@ -8,6 +8,7 @@ to it as a password given in a sentence. So a type is never written straight aft
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from .detectors import secrets
@@ -35,6 +36,57 @@ def _by_line(findings: Sequence[SecretFinding]) -> str:
     return ", ".join(shown) + more
 
 
+# Path separators a writer uses between words: "db-password=x", "the_looker_password", "password/x".
+_PATH_SEPARATORS = re.compile(r"[/\-_=.]")
+# A separator straight after a word of letters only, with what follows it.
+_AFTER_A_WORD = re.compile(r"(?:(?<=/)|(?<=^)|(?<=[\s\-_=.]))([^\W\d_]+)[\-_=.]")
+
+
+def path_readings(path: str) -> list[str]:
+    """A path as the texts a reader takes from it, for the same judgement as a note's text.
+
+    The path as written (a token in a file name), and its segments read as words: the ``.md``
+    dropped, ``/`` a space, and ``- _ = .`` a space too. Those separators are read twice: every one a
+    space ("warehouse password hunter2"), and only those after a word of letters ("db password
+    Qz7-vL!m"), so a value that holds a ``-`` or ``.`` itself is still read whole.
+    """
+    stem = path[:-3] if path.endswith(".md") else path
+    segments = stem.strip("/").replace("/", " ")
+    every = _PATH_SEPARATORS.sub(" ", stem).strip()
+    after_words = _AFTER_A_WORD.sub(r"\1 ", segments).strip()
+    readings = [path]
+    for reading in (every, after_words):
+        if reading not in readings:
+            readings.append(reading)
+    return readings
+
+
+def scan_path(path: str) -> list[SecretFinding]:
+    """What the secret rules find in any reading of ``path`` (``path_readings``)."""
+    for reading in path_readings(path):
+        found = secrets.scan(reading)
+        if found:
+            return found
+    return []
+
+
+def path_without_secret(path: str) -> str:
+    """``path`` with the segment that completes a secret, and those after it, put as the secret's type.
+
+    For the records that keep a refused path (the field's scrubber reads text, not a path's words):
+    the value follows the word that names it, so the segment where a reading first finds a secret
+    holds it ("/sec/password/<value>.md" keeps "/sec/password/").
+    """
+    if not path.startswith("/") or not scan_path(path):
+        return path
+    segments = path[1:].split("/")
+    for n in range(1, len(segments) + 1):
+        found = scan_path("/" + "/".join(segments[:n]))
+        if found:
+            return "/" + "/".join([*segments[: n - 1], f"[REDACTED:{found[0].type}].md"])
+    return path  # pragma: no cover - the whole path was found to hold one above
+
+
 def check_secrets(req: ChangeRequest) -> Decision | None:
     """Refuse a text, or a path, that holds what looks like a key, token or password."""
     path = req.brought_path
@@ -43,12 +95,12 @@ def check_secrets(req: ChangeRequest) -> Decision | None:
     findings = secrets.scan(req.content) if req.content else []
     if path and not findings:
         # A file name is text the store keeps, lists and shows: it may hold no secret either.
-        in_path = secrets.scan(path)
+        in_path = scan_path(path)
         if in_path:
             return refuse(
                 Reason.SECRET_DETECTED,
                 f"Not saved: the path holds what looks like a secret, of type {_types(in_path)}. Memory keeps "
-                "no keys, tokens or passwords, in a file name either: name the file after the lesson it holds "
+                "no keys, tokens or passwords, in a file name either: rename the file after the lesson it holds "
                 "and save again (a note may say where the value is kept, e.g. 'in the vault as X').",
                 findings=[{"type": f.type, "line": 0} for f in in_path],
             )

@@ -14,7 +14,8 @@ rather than whenever autovacuum comes by; the redaction never waits on it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -62,6 +63,86 @@ def quotes_of(texts: Iterable[object]) -> list[str]:
             if len(line.strip()) >= MIN_LINE_CHARS:
                 quotes.add(line.strip())
     return sorted(quotes, key=len, reverse=True)
+
+
+# A passage of a redacted text quoted in part (a record that quoted a note's first words, a
+# person's name among them) is found as a run of PASSAGE_WORDS consecutive words of one of its
+# texts, spanning MIN_LINE_CHARS or more. Six, because runs of four or five words are stock
+# phrases that unrelated texts share ("at the end of the", "as soon as possible", "in the
+# dbt project"), and scrubbing them would blank ordinary transcripts; two independent texts
+# rarely share six words in a row (the reason text-reuse detection compares shingles of five to
+# ten words), and six still catches a name with the few words quoted around it.
+PASSAGE_WORDS = 6
+_WORD = re.compile(r"\w+")
+
+
+def _shingle_key(words: Sequence[str]) -> tuple[str, ...]:
+    return tuple(w.casefold() for w in words)
+
+
+@dataclass(frozen=True)
+class RedactedTexts:
+    """What of a redacted memory's texts is replaced wherever it is found: the whole texts and
+    their longer lines (``quotes_of``), and any run of ``PASSAGE_WORDS`` words of one of them."""
+
+    quotes: list[str]
+    shingles: frozenset[tuple[str, ...]]
+    # Each text's passages as written (for a database's phrase search to find the candidates).
+    phrases: list[str]
+
+    def replace(self, value: Any) -> Any:
+        """``value`` (text, or JSON of lists and dicts, keys included) with every quote and passage replaced."""
+        if isinstance(value, str):
+            return _replace_passages(replace_quotes(value, self.quotes), self.shingles)
+        if isinstance(value, list):
+            return [self.replace(item) for item in value]
+        if isinstance(value, dict):
+            return {self.replace(k): self.replace(v) for k, v in value.items()}
+        return value
+
+
+def _passages(text: str) -> Iterator[tuple[str, tuple[str, ...]]]:
+    """Each run of ``PASSAGE_WORDS`` words of ``text`` spanning ``MIN_LINE_CHARS`` or more: as written, and its key."""
+    words = list(_WORD.finditer(text))
+    for i in range(len(words) - PASSAGE_WORDS + 1):
+        first, last = words[i], words[i + PASSAGE_WORDS - 1]
+        if last.end() - first.start() >= MIN_LINE_CHARS:
+            yield text[first.start() : last.end()], _shingle_key([m.group() for m in words[i : i + PASSAGE_WORDS]])
+
+
+def redacted_texts(texts: Iterable[object]) -> RedactedTexts:
+    """The quotes, passages and search phrases of a redacted memory's ``texts``."""
+    texts = [t for t in texts if isinstance(t, str)]
+    quotes = quotes_of(texts)
+    shingles: set[tuple[str, ...]] = set()
+    phrases: set[str] = set()
+    for text in texts:
+        for phrase, key in _passages(text):
+            shingles.add(key)
+            phrases.add(phrase)
+    for quote in quotes:
+        # A quote that holds no passage (too few words, or short ones) is looked for whole.
+        if _WORD.search(quote) and next(_passages(quote), None) is None:
+            phrases.add(quote.strip())
+    return RedactedTexts(quotes=quotes, shingles=frozenset(shingles), phrases=sorted(phrases))
+
+
+def _replace_passages(text: str, shingles: frozenset[tuple[str, ...]]) -> str:
+    """``text`` with each stretch of overlapping ``PASSAGE_WORDS``-word runs found in ``shingles`` replaced once."""
+    if not shingles or not text:
+        return text
+    words = list(_WORD.finditer(text))
+    spans: list[list[int]] = []
+    for i in range(len(words) - PASSAGE_WORDS + 1):
+        if _shingle_key([m.group() for m in words[i : i + PASSAGE_WORDS]]) in shingles:
+            start, end = words[i].start(), words[i + PASSAGE_WORDS - 1].end()
+            if spans and start <= spans[-1][1]:
+                spans[-1][1] = end
+            else:
+                spans.append([start, end])
+    for start, end in reversed(spans):
+        text = text[:start] + REDACTED_QUOTE + text[end:]
+    return text
 
 
 def replace_quotes(value: Any, quotes: list[str]) -> Any:

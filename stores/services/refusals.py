@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from stores.console_checks.what_secrets import path_without_secret
 from stores.errors import ConsoleError, Refused
 from stores.models import Memory, Refusal, SetAside
 
@@ -97,8 +98,9 @@ def refusal_record(refused: Refused) -> Refusal:
     req = refused.request
     # A path may hold a lone surrogate (JSON "\udce9"), which no database encodes: keep it escaped.
     # It may carry a secret too: the path field keeps the secret's type in its place (scrubbed as it
-    # is saved and looked up, then cut to the column), never the value.
-    path = _storable(req.path or req.old_path or "")
+    # is saved and looked up, then cut to the column), never the value; a value the path's words
+    # give (a password after "password") is put as its type here, as the field cannot read words.
+    path = _storable(path_without_secret(req.path or req.old_path or ""))
     key = {
         "store": req.store,
         "writer_key": req.writer.key,

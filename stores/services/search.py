@@ -186,7 +186,7 @@ class ParsedQuery:
 
     ``problem`` names the first thing the reading had to skip or guess at (an unclosed quote, an
     OR with nothing on one side, a term with no word in it), in words a person can act on; the
-    memory search reads past it, the run-record search refuses the query with it.
+    memory search and the run-record search both refuse the query with it, never guessing.
     """
 
     groups: list[list[tuple[str, bool]]]  # OR of AND-groups of (phrase, is_prefix)
@@ -238,6 +238,10 @@ def clean_query_text(text: str) -> str:
     return text.encode("utf-8", "ignore").decode("utf-8").replace("\x00", "")
 
 
+NOTHING_TO_LOOK_FOR = "Type one or more words to look for."
+ONLY_WORDS_LEFT_OUT = "Add a word to look for: a search cannot be only words to leave out."
+
+
 def parse_query(text: str) -> ParsedQuery:
     """Read any text as a query. Punctuation only separates words; nothing raises.
 
@@ -286,10 +290,7 @@ def parse_query(text: str) -> ParsedQuery:
         problems.append("The search ends with OR: add a word after it, or take it out.")
     found = [g for g in groups if g]
     if not found:
-        problems.append(
-            "Add a word to look for: a search cannot be only words to leave out." if excluded
-            else "Type one or more words to look for."
-        )
+        problems.append(ONLY_WORDS_LEFT_OUT if excluded else NOTHING_TO_LOOK_FOR)
     return ParsedQuery(groups=found, excluded=excluded, problem=problems[0] if problems else "")
 
 
@@ -309,6 +310,7 @@ class SearchResults:
     message: str = ""  # why there is nothing to show, in words a person can act on
     more: bool = False  # more hits than the limit
     ran: bool = False  # the query was read and run (False: ``message`` says why not)
+    problem: str = ""  # the query cannot be read as written (``message`` too): the asker must fix it
 
 
 def highlight(snippet: str) -> SafeString:
@@ -346,10 +348,11 @@ def search(
     """
     text = clean_query_text(text)
     parsed = parse_query(text)
-    if parsed.empty:
-        if parsed.excluded:
-            return SearchResults(message="Add a word to look for: a search cannot be only words to leave out.")
-        return SearchResults(message="Type one or more words to look for.")
+    if parsed.problem:
+        # Never a guess at what was meant: the run-record search answers the same, from the same parser.
+        nothing_asked = parsed.empty and parsed.problem in (NOTHING_TO_LOOK_FOR, ONLY_WORDS_LEFT_OUT)
+        message = parsed.problem if nothing_asked else f"The search cannot be read: {parsed.problem}"
+        return SearchResults(message=message, problem=message)
     where = ["e.source = %s"]
     params: list[Any] = [source]
     if store_ids is not None:

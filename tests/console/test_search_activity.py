@@ -3,6 +3,8 @@ way every page names a writer ("ada, run on ACME-1 from vm-1")."""
 
 from __future__ import annotations
 
+import html
+import json
 import re
 
 import pytest
@@ -84,6 +86,15 @@ def test_any_query_text_gives_results_or_a_message(signed_in, notes, q):
     response = signed_in("admin").get("/console/search/", {"q": q})
     assert response.status_code in (200, 400)
     assert b"<h1>Search</h1>" in response.content
+
+
+@pytest.mark.parametrize("q", ['"orders feed', "orders OR", "OR orders", "orders -"])
+def test_a_query_it_cannot_read_is_explained_with_no_results(signed_in, notes, q):
+    response = signed_in("admin").get("/console/search/", {"q": q})
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert '<div class="panel" role="alert">The search cannot be read: ' in body
+    assert 'class="hits"' not in body
 
 
 def test_search_filters(signed_in, world, notes):
@@ -199,6 +210,17 @@ def test_run_page_shows_ticket_stores_writes_refusals_lesson_and_record(signed_i
     assert "What did you learn on ACME-1?" in body
     assert "[REDACTED:github_pat]" in body
     assert "Writing rules" in body  # the instructions
+
+
+def test_run_page_shows_the_events_as_the_json_the_run_sent(signed_in, world, run):
+    events = [{"tool": "bash", "cmd": 'curl -s "https://api.example.test/v1/ping"', "ok": True, "took_ms": None}]
+    RunRecord.objects.create(run=run, project=world.project, created_at=run.started_at, transcript="Ran it.",
+                             events=events)
+    body = signed_in("contact").get(f"/console/runs/{run.public_id}/").content.decode()
+    shown = html.unescape(body.split("<summary>1 event</summary><pre>", 1)[1].split("</pre>", 1)[0])
+    assert json.loads(shown) == events
+    assert shown.startswith('[\n  {\n    "') and '\n    "tool": "bash",' in shown  # indented, a key a line
+    assert "{'tool'" not in shown and "True" not in shown and "None" not in shown
 
 
 @pytest.mark.parametrize("role,status", [("admin", 200), ("contact", 200), ("other_contact", 404), ("staff", 404)])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import secrets
 import string
 from pathlib import Path
@@ -580,6 +581,22 @@ def test_seed_demo_loads_a_working_demo(api, monkeypatch):
     for agent in result["agents"]:
         listed = api.as_token(agent["token"]).get("/api/v1/memory_stores").json()["data"]
         assert project.store.public_id in [s["id"] for s in listed]
+
+
+def test_seed_demo_records_every_standing_decision_its_notes_cite(monkeypatch):
+    monkeypatch.delenv("DEMO_ADMIN_PASSWORD", raising=False)
+    seed_demo()
+    project = JiraProject.objects.get(key="DEMO")
+    cited = {
+        m.group(1).strip().casefold()
+        for text in Memory.objects.values_list("content", flat=True)
+        for m in re.finditer(r"standing decision on ([\w ]+?)[.,;\n]", text)
+    }
+    assert cited, "the demo's notes cite a standing decision"
+    titles = {t.casefold() for t in project.standing_decisions.values_list("title", flat=True)}
+    assert cited <= titles, (cited, titles)
+    seed_demo()  # run again: nothing doubled
+    assert project.standing_decisions.count() == len(titles)
 
 
 def test_seed_demo_runs_again_with_new_tokens_and_nothing_doubled(monkeypatch):

@@ -10,6 +10,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from runs.search import RecordQueryError, read_record_query
 from stores.models import SearchEntry, Store
 from stores.services.memories import memory_delete, memory_restore, memory_update
 from stores.services.redaction import memory_redact_all_versions
@@ -101,11 +102,30 @@ def test_websearch_syntax(world, notes):
     assert paths(search("orders -refunds", store_ids=ids)) == ["/solutions/late-orders.md"]
 
 
+@pytest.mark.parametrize("query,problem", [
+    ('"negative total_price', "The quote at character 1 is never closed"),
+    ("refunds OR", "The search ends with OR"),
+    ("OR refunds", "OR at character 1 must stand between two words"),
+    ("refunds -", "The - at character 9 must be followed by a word"),
+])
+def test_a_query_it_cannot_read_is_explained_not_guessed(world, notes, query, problem):
+    results = search(query, store_ids=[world.project_store.pk])
+    assert results.hits == [] and not results.ran
+    assert results.message == results.problem
+    assert results.message.startswith(f"The search cannot be read: {problem}"), results.message
+    # The run-record search says the same, from the same parser.
+    with pytest.raises(RecordQueryError) as caught:
+        read_record_query(query)
+    assert caught.value.message == results.message
+
+
 def test_only_words_to_leave_out_says_so(world, notes):
     results = search("-refunds", store_ids=None)
     assert results.hits == []
     assert "Add a word" in results.message
-    assert "Type one or more words" in search("  :: ", store_ids=None).message
+    assert search("   ", store_ids=None).message == "Type one or more words to look for."
+    # A term with nothing to look for is explained as the run-record search explains it.
+    assert "'::' at character 3 holds no letter or digit" in search("  :: ", store_ids=None).message
 
 
 def test_markup_in_a_note_is_escaped_in_the_snippet(world):

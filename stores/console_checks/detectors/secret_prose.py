@@ -27,6 +27,12 @@ credential context. The contexts form a small grammar, not a list of sentences:
 - **tried, used or answered**: a strong value one is told to try, use, paste or answer with, in a
   sentence (read on past the value) about a prompt, a login or a thing one unlocks.
 - **noun after the value**: "VALUE – das neue Kennwort", "VALUE : c'est le mot de passe", "VALUE as the password".
+- **what a sentence says the password is**: after a password noun and a copula, a value that ends
+  the clause may be a simple one no word is ("The admin password for Looker is hunter2.":
+  ``simple_password``); a word, a technical word, a number with its unit or a reference is not.
+- **a login, then its password**: "BI login is svc_bi and VALUE" ("und", "et", "y", "with"...).
+- **a bare label**: a line that is only a label naming a credential ("Password", "## Looker admin
+  password", no colon needed) above a value alone on its line, past a blank line or a fence opening.
 
 A dash stands for "is" ("passphrase — VALUE"); a noun may end a compound ("Master-Passwort") or an
 identifier ("keystore_password is VALUE"). A value written in hex or base64 is judged by what it
@@ -49,6 +55,7 @@ from .secret_values import (
     hash_prefixed,
     password_shaped,
     reference_end,
+    simple_password,
     stand_in_encoding,
     strong_password,
     token_shaped,
@@ -83,6 +90,8 @@ _NOT_THE_VALUE = re.compile(
     r"(?<![\w\-])(?:hash(?:es|ed)?|digest|fingerprints?|checksum|sha\d*|md5|length|policy|policies|count|limit|"
     r"expiry|expires|id|ids|name|names|label|hint|manager|field|column|variable|var|prefix|format|rule|scope|"
     r"version|revision|commit|release|tag|port|path|file|location|type|public|rotation\s+date|age|size|"
+    r"hashing|algorithms?|algorithmus|algorithme|algoritmo|scheme|cipher|engine|backend|provider|strength|"
+    r"complexity|requirements?|minimum|maximum|min|max|"
     r"l[äa]nge|richtlinie|longueur|politique|longitud|pol[íi]tica|nombre|nom|"
     r"comments?|kommentar|commentaire|comentario)(?![\w\-])"
 )
@@ -237,6 +246,76 @@ _PIN_NOUN = re.compile(
     + _COPULA
     + r"[ \t]*$"
 )
+# A login named, then its password joined to it: "BI login is svc_bi and VALUE", "der Benutzer ist
+# svc_bi und VALUE", "l'identifiant est svc_bi et VALUE", "el usuario es svc_bi y VALUE".
+_CONJUNCTION_END = re.compile(r"\s(?:and|plus|with|und|mit|et|avec|y|con)\s+(?:\*\*|__)?[ \t]*$")
+_LOGIN_IS_USER_AND = re.compile(
+    r"(?:(?<![\w\-])|(?<=[^\W\d_]{2}[\-_]))(?:log-?in|login-daten|user(?:name)?|account|benutzer(?:name)?|nutzer|konto|anmeldung|"
+    r"zugang(?:sdaten)?|identifiants?|compte|utilisateur|usuario|cuenta|credentials?|creds|credenciales)(?![\w\-])"
+    + _QUALIFIER
+    + _COPULA
+    + r"""[ \t]*(?:\*\*|__)?["'`]?(?P<user>[\w.@+\-]{2,40})["'`]?(?:\*\*|__)?"""
+    r"\s+(?:and|plus|with|und|mit|et|avec|y|con)\s+(?:\*\*|__)?[ \t]*$"
+)
+# A label on a line of its own, with no colon, above a value alone on its line (or in a fence):
+# "Password", "## Looker admin password", "**Kennwort (Staging)**", "Mot de passe du compte BI".
+_BARE_LABEL = re.compile(
+    r"[ \t>]*(?:#{1,6}[ \t]+)?(?:\*\*|__)?(?P<words>(?:[^\W\d_][\w'’\-]*[ \t]+){0,5}?)"
+    rf"(?:[a-zäöüß]{{3,}}(?=passw|kennw))?(?:(?P<tok>{_TOKEN_NOUN})|(?P<pw>{_PASSWORD_NOUN}))"
+    r"(?:[ \t]+(?:de[ \t]|del[ \t]|du[ \t]|des[ \t]|f[üu]r[ \t]|for[ \t])?[^\W\d_][\w\-]*){0,3}?"
+    r"(?:[ \t]+\([^()\n]{0,40}\))?(?:\*\*|__)?[ \t]*"
+)
+_FENCE_LINE = re.compile(r"[ \t]{0,3}(?:```|~~~)[\w+\-]*[ \t]*")
+
+
+def _label_above(text: str, line_start: int) -> tuple[int, int] | None:
+    """The line above a value's line that labels it, past one blank line and an opening fence: its span."""
+    end = line_start - 1
+    skipped_fence = False
+    for _ in range(4):
+        if end < 0:
+            return None
+        start = text.rfind("\n", 0, end) + 1
+        line = text[start:end]
+        if not line.strip():
+            end = start - 1
+            continue
+        if not skipped_fence and _FENCE_LINE.fullmatch(line):
+            skipped_fence = True
+            end = start - 1
+            continue
+        return start, end
+    return None
+
+
+def _value_alone(text: str, after: int) -> bool:
+    """Whether nothing but closing quotes or a fence follows the value on its line."""
+    line_end = text.find("\n", after)
+    rest = text[after : line_end if line_end >= 0 else len(text)]
+    return not rest.strip(" \t`'\"»”’*_")
+
+
+def _bare_label_kind(text: str, lower: str, line_start: int, start: int, shape: _Shape) -> str | None:
+    """The credential a value alone on its line is, when the line above is a bare label naming one."""
+    if not _value_alone(text, start + len(shape.value)):
+        return None
+    span = _label_above(text, line_start)
+    if span is None or span[1] - span[0] > 80:
+        return None
+    m = _BARE_LABEL.fullmatch(lower, *span)
+    if m is None or _NOT_THE_VALUE.search(m.group("words") or "") or _PUBLIC_BEFORE.search(m.group("words") or ""):
+        return None
+    if _TEMPLATE_SLOT.search(shape.value):
+        return None
+    if m.group("tok") is not None:
+        ok = token_shaped(shape.value) or shape.strong
+        return "Secret Assignment" if ok and not encoded_data(shape.value) else None
+    noun = m.group("pw")
+    # A label and a value alone below it say what the value is, as "is" does: a simple one counts.
+    ok = shape.strong if noun in _LOOSE_NOUN or noun.startswith("key") else shape.simple
+    return "Password" if ok else None
+
+
 # A value typed, unlocked or decrypted with, read from the words after it: "acepta X como contraseña",
 # "X as the password", "lässt sich mit X entschlüsseln" (German puts the verb last).
 _AS_NOUN_AFTER = re.compile(
@@ -345,7 +424,7 @@ def _about_the_credential(qual: str) -> bool:
 class _Shape:
     """What a candidate value looks like, each answer worked out once and only when a context asks."""
 
-    __slots__ = ("value", "_shaped", "_strict", "_strong", "_decoded")
+    __slots__ = ("value", "_shaped", "_strict", "_strong", "_decoded", "ends_clause")
 
     def __init__(self, value: str) -> None:
         self.value = value
@@ -353,6 +432,7 @@ class _Shape:
         self._strict: bool | None = None
         self._strong: bool | None = None
         self._decoded: str | None | bool = False  # False: not worked out yet
+        self.ends_clause = False  # the value ends its clause: "is hunter2." (set by the caller)
 
     @property
     def decoded(self) -> str | None:
@@ -377,6 +457,11 @@ class _Shape:
         if self._strict is None:
             self._strict = self.shaped and password_shaped(self.value, strict=True)
         return self._strict
+
+    @property
+    def simple(self) -> bool:
+        """Shaped, or a simple password no word is (``hunter2``): for what a sentence says a password is."""
+        return self.shaped or (not _TEMPLATE_SLOT.search(self.value) and simple_password(self.value))
 
     @property
     def strong(self) -> bool:
@@ -416,7 +501,8 @@ def _noun_kind(lower: str, lo: int, ctx_end: int, shape: _Shape) -> str | None:
         if noun in _LOOSE_NOUN or noun.startswith("key"):
             ok = shape.strong  # "pass X", "key X", "clé : X": words of many other meanings
         elif copula:
-            ok = shape.shaped
+            # What a sentence says the password is, the clause ending with it: a simple one counts too.
+            ok = shape.shaped or shape.ends_clause and shape.simple
         else:
             ok = shape.strict
         if ok:
@@ -452,6 +538,14 @@ def _sentence_start(lower: str, lo: int, ctx_end: int) -> int:
 _PUBLIC_KEY_TYPE = re.compile(r"(?:sk-)?(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d{3})(?:@openssh\.com)?")
 
 
+_CLAUSE_END = re.compile(r"""[`"'»”’*_)]*(?:[.,;!?]+(?=\s|$)|[ \t]*(?:\n|$))""")
+
+
+def _ends_clause(text: str, after: int) -> bool:
+    """Whether the clause ends where a value does: "is hunter2.", "is hunter2, and", "is `hunter2`"."""
+    return after >= len(text) or _CLAUSE_END.match(text, after) is not None
+
+
 def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str | None:
     """The type of credential ``value`` is, read from the context that ends at ``ctx_end``; or None.
 
@@ -470,7 +564,9 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
         else:
             break
     line_start = lower.rfind("\n", 0, ctx_end) + 1
+    alone_below = None  # the value starts its line: the line above may be a bare label
     if line_start and not text[line_start:ctx_end].strip(" \t>"):
+        alone_below = line_start
         # A value alone at the start of its line, below a label ("Password for the CI user (it
         # wraps):", "The hex below is the FTP password:"): the label is its context.
         label_end = line_start - 1
@@ -484,6 +580,8 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
             line_start = lower.rfind("\n", 0, ctx_end) + 1
     lo = max(line_start, ctx_end - _WINDOW)
     shape = _Shape(value)
+    after = start + len(value)
+    shape.ends_clause = _ends_clause(text, after)
     if value.isdigit():
         # A bare number is a credential only where a system wants it typed ("wants 43698570 typed").
         typed = _TYPED_AFTER.match(lower, start + len(value))
@@ -494,11 +592,21 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
     kind = _noun_kind(lower, lo, ctx_end, shape)
     if kind is not None:
         return kind
+    if alone_below is not None:
+        kind = _bare_label_kind(text, lower, alone_below, start, shape)
+        if kind is not None:
+            return kind
 
     def plain() -> bool:  # shaped, and not a program's name ("opens with Excel365")
         return shape.shaped and not _PRODUCT.match(value)
 
-    after = start + len(value)
+    if _CONJUNCTION_END.search(lower, max(lo, ctx_end - 12), ctx_end) and plain():
+        m = _LOGIN_IS_USER_AND.search(lower, lo, ctx_end)
+        if m is not None:
+            user = m.group("user")
+            loginish = any(c in user for c in "_.-@") or any(c.isdigit() for c in user)
+            if shape.strong or loginish and shape.strict:
+                return "Login Credentials"
     m = _CHANGED_TO_BEFORE.search(lower, lo, ctx_end)
     if m is not None and plain() and (shape.strong or m.group("noun") not in _LOOSE_NOUN and m.group("noun")[:3] != "key"):
         return "Password"

@@ -482,6 +482,28 @@ def strong_password(value: str) -> bool:
     return digit and len(words) >= 3 and bool(_WORDS_AND_DIGITS.match(v))
 
 
+def simple_password(value: str) -> bool:
+    """Whether ``value`` is a password too simple for ``password_shaped`` but no word either: letters
+    with a digit or a symbol, five or more characters (``hunter2``, ``letmein!``, ``user123``).
+
+    Only for a value a sentence says a credential *is* ("the password is hunter2."): anywhere else
+    such a value is a program's name (``python3``) or an id. A technical word (``sha256``,
+    ``base64``), a version, a number with its unit, a path or a placeholder is not one.
+    """
+    v = value.strip(_QUOTES).strip("()[]{}<>")
+    if not 5 <= len(v) <= 64 or any(c.isspace() for c in v) or _looks_like_something_else(v):
+        return False
+    lower, upper, digit, symbol, _sep = _classes(v)
+    if not (lower or upper) or not (digit or symbol) or len({c.lower() for c in v if c.isalpha()}) < 2:
+        return False  # "xxxxxx1": a filler with a digit
+    parts = [p for p in re.split(r"[._\-+]", v) if p]
+    if all(_TECH_WORD.match(p) or p.isalpha() or p.isdigit() for p in parts) and not symbol and len(parts) > 1:
+        return False  # "base64-encoded", "utf-8": words and technical words
+    if len(parts) == 1 and _TECH_WORD.match(v):
+        return False
+    return not is_placeholder(v)
+
+
 def token_shaped(value: str) -> bool:
     """Whether ``value`` looks like a key or token: a long, high-entropy run of hex or base64."""
     v = value.strip(_QUOTES).rstrip("=")

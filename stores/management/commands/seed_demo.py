@@ -1,7 +1,7 @@
 """seed_demo -> {agents: [{name, token}], admin: {username}}
 
-Demo data for a first run: a client, a Jira project with the dbt toolset, two agents in a pod
-covering it, an admin, an escalation contact, and a few lessons in the project, practice and
+Demo data for a first run: a client, a Jira project with the dbt toolset and the standing
+decision its notes cite, two agents in a pod covering it, an admin, an escalation contact, and a few lessons in the project, practice and
 toolset stores (written through the memory services, so they pass the checks). Running it
 again keeps what exists, issues new agent tokens and sets the admin's and the contact's
 passwords anew. A demo memory is written only the first time: one that a person has since
@@ -22,7 +22,17 @@ from stores.console_checks.request import Writer
 from stores.console_checks.when import PATH_FINGERPRINT_KEY, path_fingerprint
 from stores.errors import ConsoleError
 from stores.management.base import JsonCommand
-from stores.models import Client, HostedAgent, JiraProject, Memory, Pod, Store, StoreKind, Toolset
+from stores.models import (
+    Client,
+    HostedAgent,
+    JiraProject,
+    Memory,
+    Pod,
+    StandingDecision,
+    Store,
+    StoreKind,
+    Toolset,
+)
 from stores.services import registry
 from stores.services.escalation_contacts import escalation_contact_add
 from stores.services.memories import memory_create
@@ -69,6 +79,15 @@ PROJECT_MEMORIES = {
     "/issues/duplicate-customers.md": (
         "Customers who check out as guests and register later appear twice in nw_raw.shopify_customers; "
         "no reliable merge key has been found yet.\n\nSeen in DEMO-52.\n"
+    ),
+}
+# The rulings the demo's notes cite: a note that names "the project's standing decision on X" finds
+# it in the project (the admin's Standing decisions, and every run's instructions).
+STANDING_DECISIONS = {
+    "Loyalty tiers": (
+        "Loyalty tiers are defined once, in dbt (dim_loyalty_members), and never recomputed in the BI tool: "
+        "dashboards read the tier from the model. A change to the tier thresholds is a change to that model, "
+        "agreed with the escalation contact first."
     ),
 }
 PRACTICE_MEMORIES = {
@@ -132,6 +151,11 @@ class Command(JsonCommand):
         admin, admin_password = self._admin()
         contact, contact_password = self._contact()
         escalation_contact_add(key=project.key, username=contact.get_username())
+
+        for title, text in STANDING_DECISIONS.items():
+            # Once per title: a ruling a person edited stays as they left it.
+            if not project.standing_decisions.filter(title__iexact=title).exists():
+                StandingDecision.objects.create(project=project, title=title, text=text, created_by=admin)
 
         writer = Writer(user=admin, door="import")
         counts = {"created": 0, "updated": 0, "unchanged": 0}
