@@ -78,6 +78,7 @@ from dataclasses import dataclass
 
 import ahocorasick
 from confusable_homoglyphs import confusables
+from pygments.lexers import get_all_lexers
 from wordfreq import zipf_frequency
 
 __all__ = ["ClientDetailFinding", "ClientDetailMatcher", "ClientTerm", "KINDS"]
@@ -201,8 +202,33 @@ _LEET_HINT = re.compile(r"[0-9!|@$€£¥¢©®](?:(?<=[A-Za-z].)|(?=[A-Za-z]))"
 _COMMON_ZIPF = 3.0
 # Words at least this frequent are everyday words ("global", "data", "north", "bank").
 _EVERYDAY_ZIPF = 4.5
-# An acronym alias or name ("PNL", "C&F"): it counts in capitals only, as a project key does.
+# An acronym alias or name ("PNL", "C&F"): it counts in capitals only, as a project key does, unless
+# it is one that is no word (below).
 _ACRONYM = re.compile(r"[A-Z][A-Z0-9&]{1,4}")
+# An acronym of three to five letters whose lower-case form is no word notes write ("NWO", "KPMG"):
+# found in any case ("nwo", "Nwo"), as a longer name is. Two letters, digits or "&" ("NW", "S3",
+# "C&F") stay capitals only: in lower case such tokens are units, variables, versions, by chance.
+_ANY_CASE_ACRONYM = re.compile(r"[A-Z]{3,10}")
+# Abbreviations of the trade that notes write in lower case ("the etl job", "dbt run", "a cte"):
+# an acronym registered as one of these is read as the term unless written in capitals. Beside them,
+# every language and file format Pygments knows by a short name ("yaml", "hcl", "toml") and the data
+# tools above.
+_TRADE_ABBREVIATIONS = frozenset(
+    # data modelling and pipelines
+    "etl elt dbt cte udf ddl dml scd cdc dag olap oltp ods edw dwh mdm sql nosql orm csv tsv json xml "
+    # delivery and environments
+    "api cli sdk gui qa uat dev stg prd prod repo ci cd pr mr wip tbd fyi eta asap poc mvp todo "
+    # infrastructure, security, compliance
+    "aws gcp gcs bq vpc iam sso rbac rls jwt tls ssl ssh dns cdn sre ssd cpu gpu ram vm npm pip "
+    "pii phi gdpr hipaa sox kpi okr sla slo sli "
+    # business and finance metrics
+    "crm erp saas arr mrr ltv cac roi nps ytd qoq yoy pnl ebitda capex opex cogs gmv aov aum "
+    # file types Pygments has no lexer for
+    "xlsx xls docx pptx pdf png jpg jpeg gif zip tar tgz bak tmp log dat bin exe dll lock env".split()
+)
+# Units notes write after a number: bytes with a decimal or binary prefix, rates per second, hertz
+# ("3 gib", "40 qps", "2 ghz"); mostly three letters, so no word says what they are.
+_UNIT = re.compile(r"[kmgtpe]i?b(?:ps)?|[a-z]ps|[kmg]hz|kwh")
 # Words around a common-word name that say it is the client ("client Harbor", "the Harbor engagement").
 # Not "company" or "organisation": they also stand before a noun ("the company summit").
 _CUE_BEFORE = frozenset({"client", "clients", "customer", "customers", "tenant", "tenants"})
@@ -405,6 +431,13 @@ class _View:
         self.names = _NAME_DROP.sub("", self.clean)
         self._kept_before: list[int] | None = None
         self._dropped: list[int] = []
+        # Where, in ``text``, a run of single letters was joined ("n.w.o." -> "nwo"): spelled letter
+        # by letter, an acronym is written as it is in capitals.
+        self.spelled: list[tuple[int, int]] = []
+
+    def spelled_at(self, start: int, end: int) -> bool:
+        """Whether clean ``start``..``end`` lies inside a run of single letters that was joined."""
+        return any(a <= self.where[start] and self.where[end] < b for a, b in self.spelled)
 
     def at_clean(self, k: int) -> int:
         """Where the ``k``-th character of the names view sits in the clean view.
@@ -453,7 +486,8 @@ class _Entry:
     # Three or more common content words ("Saffron Ridge Capital"): that phrase, in full, is the
     # client even in lower case; two ("copper kettle") may be the words.
     long_phrase: bool = False
-    capitals_only: bool = False  # an acronym ("PNL"): counted in capitals only, like a project key
+    capitals_only: bool = False  # an acronym that is a word ("ACE", "ETL"): counted in capitals only
+    any_case: bool = False  # a project key that is no word ("NWO"): counted alone in any case
     gluable: bool = False  # long and rare enough to count glued to other words inside an identifier
 
 
@@ -524,6 +558,31 @@ def _other_script(view: _View, start: int, end: int) -> bool:
 
 def _is_common(word: str) -> bool:
     return zipf_frequency(word, "en") >= _COMMON_ZIPF
+
+
+def _format_names() -> frozenset[str]:
+    """Short names of languages and file formats ("yaml", "hcl", "sql"): Pygments' lexer aliases and extensions."""
+    names: set[str] = set()
+    for _, aliases, filenames, _ in get_all_lexers(plugins=False):
+        names.update(a for a in aliases if a.isalpha())
+        names.update(f[2:].lower() for f in filenames if f.startswith("*.") and f[2:].isalpha())
+    return frozenset(names)
+
+
+_TRADE_TERMS = _TRADE_ABBREVIATIONS | _TOOL_WORDS | _format_names()
+
+
+def _word_like(lower: str) -> bool:
+    """Whether an acronym's lower-case form is a word notes write: English (wordfreq) or the trade's ("etl")."""
+    return lower in _TRADE_TERMS or _UNIT.fullmatch(lower) is not None or _is_common(lower)
+
+
+def _any_case(term: str, longest: int = 5) -> bool:
+    """Whether an acronym or a project key counts in any case: three letters or more (``longest`` at
+    most) whose lower-case form is no word ("NWO" is also "nwo"; "ACE", "ETL" are not "ace", "etl")."""
+    return (
+        len(term) <= longest and _ANY_CASE_ACRONYM.fullmatch(term) is not None and not _word_like(term.lower())
+    )
 
 
 def _common_words(joined: str, gaps: frozenset[int]) -> bool:
@@ -641,11 +700,11 @@ def _identifier_forms(term: ClientTerm) -> list[str]:
     return [f for f in dict.fromkeys(forms) if len(f) >= 2]
 
 
-def _letter_run_texts(text: str) -> list[tuple[int, str]]:
+def _letter_run_texts(text: str) -> list[tuple[int, str, list[tuple[int, int]]]]:
     """Each stretch of text around runs of single letters, with the runs joined ("A C M E Labs" -> "ACME Labs").
 
     Only the runs and a few words either side are read again, so a long note costs no second full
-    reading. Returns where each stretch starts and its joined text.
+    reading. Returns where each stretch starts, its joined text and where the joined runs sit in it.
     """
     runs = list(_LETTER_RUN.finditer(text))
     if not runs:
@@ -667,12 +726,16 @@ def _letter_run_texts(text: str) -> list[tuple[int, str]]:
         if end < len(text) and not text[end].isspace():
             cut = next((i for i in range(end - 1, inside[-1].end() - 1, -1) if text[i].isspace()), None)
             end = inside[-1].end() if cut is None else cut
-        pieces, pos = [], start
+        pieces, pos, spans, length = [], start, [], 0
         for m in inside:
-            pieces += [text[pos : m.start()], m.group(0).replace(m.group("sep"), "")]
+            run = m.group(0).replace(m.group("sep"), "")
+            pieces += [text[pos : m.start()], run]
+            length += m.start() - pos
+            spans.append((length, length + len(run)))
+            length += len(run)
             pos = m.end()
         pieces.append(text[pos:end])
-        out.append((start, "".join(pieces)))
+        out.append((start, "".join(pieces), spans))
     return out
 
 
@@ -814,7 +877,7 @@ class ClientDetailMatcher:
             if not term.term or not term.term.strip():
                 continue
             if term.kind in _NAME_KINDS:
-                acronym = _ACRONYM.fullmatch(term.term.strip()) is not None
+                acronym = _ACRONYM.fullmatch(term.term.strip()) is not None and not _any_case(term.term.strip())
                 for joined, gaps in _name_forms(term.term):
                     hyphen, space, weak = _split_gaps(joined, gaps)
                     breaks, weak_breaks = _break_gaps(joined, gaps)
@@ -833,7 +896,8 @@ class ClientDetailMatcher:
             else:
                 for form in _identifier_forms(term):
                     entry = _Entry(term, frozenset(), form[0].isalnum() or form[0] == "_",
-                                   form[-1].isalnum() or form[-1] == "_")
+                                   form[-1].isalnum() or form[-1] == "_",
+                                   any_case=term.kind == "project key" and _any_case(term.term.strip(), 10))
                     identifiers.setdefault(form, []).append(entry)
                     if term.kind != "project key":
                         identifier_skeletons.setdefault(form.translate(_SKELETON), []).append(entry)
@@ -872,7 +936,10 @@ class ClientDetailMatcher:
         # The text itself, then each derived reading of it: (view, where it sits, whether it is a
         # decoding, whether names are read in it too).
         views: list[tuple[_View, int | None, bool, bool]] = [(_View(text), None, False, True)]
-        views += [(_View(joined), at, False, True) for at, joined in _letter_run_texts(text)]
+        for at, joined, spans in _letter_run_texts(text):
+            view = _View(joined)
+            view.spelled = spans
+            views.append((view, at, False, True))
         views += [(_View(decoded), at, True, True) for at, decoded in _base64_texts(text) + _hex_texts(text)]
         views += [(_View(spelled), at, disguise, True) for at, spelled, disguise in _spelled_texts(text)]
         # An identifier cut by a wrapped line, joined again; names there are the names view's (it
@@ -944,8 +1011,12 @@ class ClientDetailMatcher:
                             continue
                         split = "disguise"
                     # An acronym not in capitals ("pnl") is as weak as a common word: it needs evidence.
-                    lowered = entry.capitals_only and not all(
-                        c.isupper() for c in view.cased[clean_start : clean_end + 1] if c.isalpha()
+                    # Spelled letter by letter ("a.c.e.", "a c e") it is written as the capitals are.
+                    spelled = entry.capitals_only and view.spelled_at(clean_start, clean_end)
+                    lowered = (
+                        entry.capitals_only
+                        and not spelled
+                        and not all(c.isupper() for c in view.cased[clean_start : clean_end + 1] if c.isalpha())
                     )
                     if split == "plain" and _other_script(view, clean_start, clean_end):
                         split = "disguise"  # "Lаntern" with a Cyrillic a: written to slip past a match
@@ -957,7 +1028,7 @@ class ClientDetailMatcher:
                         and all(skipped.get(k, "x").isspace() for k in entry.gaps)
                     )
                     needs_evidence = as_words or split == "weak" or lowered
-                    evident = not needs_evidence or disguised or skeleton or split == "disguise"
+                    evident = not needs_evidence or disguised or skeleton or spelled or split == "disguise"
                     if not evident:
                         evident = self._evidence(view, clean_start, clean_end)
                     (strong_entries if evident else weak_entries).append(entry)
@@ -974,7 +1045,7 @@ class ClientDetailMatcher:
                 matched = []
                 for entry in entries:
                     if entry.term.kind == "project key":
-                        if self._key_matches(view, start, end):
+                        if self._key_matches(view, start, end, entry.any_case):
                             matched.append(entry)
                         continue
                     if entry.term.kind == "table" and "." not in entry.term.term:
@@ -1146,8 +1217,9 @@ class ClientDetailMatcher:
         )
 
     @staticmethod
-    def _key_matches(view: _View, start: int, end: int) -> bool:
-        """A Jira key counts as a ticket (KEY-123, any case) or alone in capitals (ACME, not "acme")."""
+    def _key_matches(view: _View, start: int, end: int, any_case: bool) -> bool:
+        """A Jira key counts as a ticket (KEY-123, any case) or alone in capitals ("DATA", not "data"), or
+        alone in any case when it is no word (``any_case``: "nwo" for NWO)."""
         if view.is_word(start - 1, underscore=False):
             return False
         after = end + 1
@@ -1160,7 +1232,7 @@ class ClientDetailMatcher:
             if (
                 "/" in view.clean[token_start:start]
                 or all(c.isupper() for c in view.cased[start : end + 1] if c.isalpha())
-                or not _is_common(view.clean[start : end + 1])
+                or not _word_like(view.clean[start : end + 1])
             ):
                 return True
         cue = _WORD.findall(view.clean, max(0, start - 12), start)
@@ -1174,4 +1246,8 @@ class ClientDetailMatcher:
         if view.is_word(after, underscore=True):  # ACME_RAW is another word, not the key
             return False
         letters = [c for c in view.cased[start : end + 1] if c.isalpha()]
-        return bool(letters) and all(c.isupper() for c in letters)
+        if any_case:
+            # Not where the text had an underscore the view dropped ("hvm_" cut at a line's end).
+            after_text = view.where[end] + 1
+            return view.text[after_text : after_text + 1] != "_"
+        return bool(letters) and (all(c.isupper() for c in letters) or view.spelled_at(start, end))
