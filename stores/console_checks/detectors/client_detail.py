@@ -43,10 +43,20 @@ General ways a name is written without being spelled as registered are also foun
   text, percent-encoded tokens, and the whole text rot13'd or reversed where it says so.
 
 A project key counts as a ticket (KEY-12, KEY#12, in any case; key_12 in lower case for a key that
-is no word; "ticket key 12") or alone in capitals.
+is no word; "ticket key 12") or alone in capitals; alone in any case when it is no word (below).
 
-Two kinds of name need more than a match. An acronym ("PNL", "C&F") counts in capitals, as a project
-key does; in lower case ("pnl" is profit and loss) it needs evidence like a common word. A name that is one common English word (wordfreq's
+An acronym of three to five letters, or a project key, whose lower-case form is no word that notes
+write counts in any case: "NWO" is also "nwo" and "Nwo". A word is an English one (wordfreq's Zipf
+>= 3: "ace", "arc", "api") or one of the trade's: its abbreviations ("etl", "dbt", "cte"), names in
+code ("ctx", "src"), the data tools, units ("gib", "qps") and every language or file format
+Pygments names ("yaml", "hcl"). A file extension is one of those or no name's (a client "NWO" in
+``export.nwo`` is still named); a flag ``--nwo`` names the client as ``nwo_orders`` does, and
+``--ci`` passes for a client "CI" (two letters stay capitals only). Spelled letter by letter
+("n.w.o.", "a c e") an acronym counts as it does in capitals.
+
+Two kinds of name need more than a match. An acronym that is a word ("PNL", "ACE", "C&F") counts in
+capitals, as a project key does; in lower case ("pnl" is profit and loss) it needs evidence like a
+common word. A name that is one common English word (wordfreq's
 Zipf frequency >= 3: "Harbor", "Summit") counts only with evidence that the client is meant: written
 capitalised mid-sentence, in capitals or odd case, possessive, disguised (split, leet, encoded),
 after "client" or "tenant" or before "engagement" or a legal form ("Ltd"), as a sentence's subject
@@ -223,6 +233,10 @@ _TRADE_ABBREVIATIONS = frozenset(
     "pii phi gdpr hipaa sox kpi okr sla slo sli "
     # business and finance metrics
     "crm erp saas arr mrr ltv cac roi nps ytd qoq yoy pnl ebitda capex opex cogs gmv aov aum "
+    # names in code and shell commands
+    "ctx src dst tgt req resp obj idx buf ptr fmt args kwargs cur sess util utils pkg opts impl init attr "
+    "param params expr stmt tbl col dim fct agg dedup uuid dbo sys usr async regex sudo grep wget chmod "
+    "mkdir cron "
     # file types Pygments has no lexer for
     "xlsx xls docx pptx pdf png jpg jpeg gif zip tar tgz bak tmp log dat bin exe dll lock env".split()
 )
@@ -574,7 +588,9 @@ _TRADE_TERMS = _TRADE_ABBREVIATIONS | _TOOL_WORDS | _format_names()
 
 def _word_like(lower: str) -> bool:
     """Whether an acronym's lower-case form is a word notes write: English (wordfreq) or the trade's ("etl")."""
-    return lower in _TRADE_TERMS or _UNIT.fullmatch(lower) is not None or _is_common(lower)
+    if lower in _TRADE_TERMS or (lower.endswith("s") and lower[:-1] in _TRADE_TERMS):  # "ctes", "srcs"
+        return True
+    return _UNIT.fullmatch(lower) is not None or _is_common(lower)
 
 
 def _any_case(term: str, longest: int = 5) -> bool:
