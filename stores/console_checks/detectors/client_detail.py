@@ -233,6 +233,12 @@ _TRADE_ABBREVIATIONS = frozenset(
     "pii phi gdpr hipaa sox kpi okr sla slo sli "
     # business and finance metrics
     "crm erp saas arr mrr ltv cac roi nps ytd qoq yoy pnl ebitda capex opex cogs gmv aov aum "
+    # protocols and web security
+    "smtp imap ftp sftp tcp udp ldap saml oauth oidc cors csrf xss ipv "
+    # the shorthand of tickets and reviews
+    "misc mgmt intl excl incl cnt qty amt tbc fwiw afaik tldr lgtm ack wontfix dupe repro hotfix "
+    # time zones, week days and currencies as data carries them
+    "utc gmt cet cest eet aest tues thur thurs usd eur gbp chf jpy sek nok dkk inr cny msec usec "
     # names in code and shell commands
     "ctx src dst tgt req resp obj idx buf ptr fmt args kwargs cur sess util utils pkg opts impl init attr "
     "param params expr stmt tbl col dim fct agg dedup uuid dbo sys usr async regex sudo grep wget chmod "
