@@ -91,6 +91,8 @@ from confusable_homoglyphs import confusables
 from pygments.lexers import get_all_lexers
 from wordfreq import zipf_frequency
 
+from .client_detail_phonetic import PhoneticNames
+
 __all__ = ["ClientDetailFinding", "ClientDetailMatcher", "ClientTerm", "KINDS"]
 
 KINDS = ("client name", "client alias", "repository", "dataset", "table", "distinctive table", "project key")
@@ -927,6 +929,11 @@ class ClientDetailMatcher:
         self._skeletons = self._automaton(skeletons)
         self._identifier_skeletons = self._automaton(identifier_skeletons)
         self._identifiers = self._automaton(identifiers)
+        # Names written by their sound in Cyrillic or Greek letters ("Нортвинд"): acronyms are not.
+        self._phonetic = PhoneticNames(
+            (t.term, t) for t in {e.term for entries in names.values() for e in entries}
+            if not _ACRONYM.fullmatch(t.term.strip())
+        )
         self.size = sum(len(v) for v in names.values()) + sum(len(v) for v in identifiers.values())
 
     @staticmethod
@@ -973,11 +980,25 @@ class ClientDetailMatcher:
                 self._scan_view(
                     view, found, weak, own_client, offset=at, disguised=decoded, skeleton=True, names=names
                 )
+        self._scan_phonetic(text, found, own_client)
         clients = {f.client for f in found}
         for finding, position in weak.items():
             if finding.client in clients and finding not in found:
                 found[finding] = position
         return sorted(found, key=lambda f: found[f])
+
+    def _scan_phonetic(self, text: str, found: dict[ClientDetailFinding, int], own_client: str | None) -> None:
+        """Add the names written by sound in Cyrillic or Greek letters: each a disguise, found outright."""
+        spotted: dict[int, list[ClientTerm]] = {}
+        for position, term in self._phonetic.find(text):
+            spotted.setdefault(position, []).append(term)
+        for position, terms in spotted.items():
+            if own_client is not None and any(t.client == own_client for t in terms):
+                continue  # these words are (also) a name of the store's own client
+            for term in terms:
+                finding = ClientDetailFinding(term.term, term.kind, term.client)
+                if finding not in found or position < found[finding]:
+                    found[finding] = position
 
     def _scan_view(
         self,
