@@ -3,7 +3,8 @@
 An acronym alias or name of three to five letters, or a project key, whose lower-case form is no
 word notes write counts in any case; spelled letter by letter in lower case ("n.w.o.", "a c e") it
 counts as its capitals do. One that is a word stays capitals only (or needs evidence): an English
-word by frequency ("ACE", "ARC"), an abbreviation of the trade ("ETL", "DBT"), a name in code
+word by frequency ("ACE", "ARC"; from a lower frequency when English could spell it, "YORE",
+"HARV"; where no English word opens so, "KPMG" is no word), an abbreviation of the trade ("ETL", "DBT"), a name in code
 ("CTX"), a unit ("QPS"), a language or format Pygments knows ("HCL"); two letters ("NW", "CI") too.
 Each class has look-alikes that pass. The registry is invented; no name comes from a labelled or
 blind set.
@@ -20,7 +21,9 @@ REGISTRY = [
     ClientTerm("NWO", "client alias", "Northwind"),
     ClientTerm("ZQX", "project key", "Northwind"),
     ClientTerm("Harvell Outdoor", "client name", "Harvell Outdoor"),
-    ClientTerm("HARV", "client alias", "Harvell Outdoor"),
+    ClientTerm("HARV", "client alias", "Harvell Outdoor"),  # a rare token English could spell
+    ClientTerm("YORE", "project key", "Harvell Outdoor"),  # a rare word
+    ClientTerm("KPMG", "client alias", "Kestrel Point Management Group"),  # as often, spelled as no word
     # acronyms that are words, abbreviations of the trade, names in code, units, formats, two letters
     ClientTerm("ACE", "client alias", "Ardent Cargo Express"),
     ClientTerm("ARC", "project key", "Ardent Cargo Express"),
@@ -54,7 +57,8 @@ FOUND = [
     ("as a file's extension", "The handover is in export.nwo on the share.", "NWO"),
     ("before an underscore", "Rename nwo_orders before the audit.", "NWO"),
     ("after a number", "Three nwo dashboards broke overnight.", "NWO"),
-    ("a rarer four-letter alias by frequency", "The harv exports are late again.", "HARV"),
+    ("written as often as a rare word, spelled as none", "Send the kpmg extract on Fridays.", "KPMG"),
+    ("a spellable alias in capitals", "The HARV exports are late again.", "HARV"),
     # a project key that is no word, alone in any case
     ("a key alone in lower case", "Board zqx has the migration epic.", "ZQX"),
     ("a key capitalised", "Zqx owns the staging refactor.", "ZQX"),
@@ -78,6 +82,9 @@ PASSED = [
     "The ace of spades is the top card.",
     "Ace work on the dedupe, by the way.",
     "An arc diagram shows the lineage best.",
+    # rarer tokens English could spell: a word, or a name, from a Zipf of 2
+    "The harv exports are late again.",
+    "Logs from days of yore are in cold storage.",
     # abbreviations of the trade and names in code: registered, but written as the term
     "The etl job reruns at six.",
     "Run dbt build --select staging before the tests.",

@@ -47,12 +47,14 @@ is no word; "ticket key 12") or alone in capitals; alone in any case when it is 
 
 An acronym of three to five letters, or a project key, whose lower-case form is no word that notes
 write counts in any case: "NWO" is also "nwo" and "Nwo". A word is an English one (wordfreq's Zipf
->= 3: "ace", "arc", "api") or one of the trade's: its abbreviations ("etl", "dbt", "cte"), names in
+>= 3: "ace", "arc", "api"; >= 2 for a token English could spell, "yore", "harv", where "nwo" and
+"kpmg" open as no English word does) or one of the trade's: its abbreviations ("etl", "dbt", "cte"), names in
 code ("ctx", "src"), the data tools, units ("gib", "qps") and every language or file format
 Pygments names ("yaml", "hcl"). A file extension is one of those or no name's (a client "NWO" in
 ``export.nwo`` is still named); a flag ``--nwo`` names the client as ``nwo_orders`` does, and
 ``--ci`` passes for a client "CI" (two letters stay capitals only). Spelled letter by letter
-("n.w.o.", "a c e") an acronym counts as it does in capitals.
+("n.w.o.", "a c e") an acronym counts as it does in capitals. A Latin name written by its sound in
+Cyrillic or Greek letters ("Нортвинд") is found too (``client_detail_phonetic``).
 
 Two kinds of name need more than a match. An acronym that is a word ("PNL", "ACE", "C&F") counts in
 capitals, as a project key does; in lower case ("pnl" is profit and loss) it needs evidence like a
@@ -248,6 +250,15 @@ _TRADE_ABBREVIATIONS = frozenset(
     # file types Pygments has no lexer for
     "xlsx xls docx pptx pdf png jpg jpeg gif zip tar tgz bak tmp log dat bin exe dll lock env".split()
 )
+# The consonant clusters English words open with (beyond a single consonant); a token opening with
+# another ("nw", "kpm", "bc") is spelled as no word is.
+_ONSETS = frozenset(
+    "bl br ch cl cr dr dw fl fr gl gn gr kl kn kr ph pl pr ps qu sc sch scr sh shr sk sl sm sn sp sph spl spr "
+    "squ st str sw th thr tr tw wh wr".split()
+)
+_ONSET = re.compile(r"[^aeiouy]*")
+# A token English could spell is a word from this Zipf frequency on ("yore", "pram"): rare, but written.
+_RARE_WORD_ZIPF = 2.0
 # Units notes write after a number: bytes with a decimal or binary prefix, rates per second, hertz
 # ("3 gib", "40 qps", "2 ghz"); mostly three letters, so no word says what they are.
 _UNIT = re.compile(r"[kmgtpe]i?b(?:ps)?|[a-z]ps|[kmg]hz|kwh")
@@ -595,10 +606,24 @@ _TRADE_TERMS = _TRADE_ABBREVIATIONS | _TOOL_WORDS | _format_names()
 
 
 def _word_like(lower: str) -> bool:
-    """Whether an acronym's lower-case form is a word notes write: English (wordfreq) or the trade's ("etl")."""
+    """Whether an acronym's lower-case form is a word notes write: English (wordfreq) or the trade's ("etl").
+
+    A common word (Zipf >= 3) is one; so is a rarer one that English could spell ("yore", "pram",
+    "harv": Zipf >= 2 and its first letters can open a word), where letters no English word opens
+    with ("nwo", "kpmg") are an acronym's however often they are written.
+    """
     if lower in _TRADE_TERMS or (lower.endswith("s") and lower[:-1] in _TRADE_TERMS):  # "ctes", "srcs"
         return True
-    return _UNIT.fullmatch(lower) is not None or _is_common(lower)
+    if _UNIT.fullmatch(lower) is not None or _is_common(lower):
+        return True
+    return _spellable(lower) and zipf_frequency(lower, "en") >= _RARE_WORD_ZIPF
+
+
+def _spellable(lower: str) -> bool:
+    """Whether a token opens as an English word may: on a vowel, one consonant, or a cluster English
+    words open with ("str", "pl"; not "nw", "kpm"), and has a vowel at all."""
+    onset = _ONSET.match(lower).group(0)
+    return len(onset) < len(lower) and (len(onset) <= 1 or onset in _ONSETS)
 
 
 def _any_case(term: str, longest: int = 5) -> bool:
