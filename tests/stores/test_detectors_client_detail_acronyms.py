@@ -30,6 +30,7 @@ REGISTRY = [
     ClientTerm("ETL", "client alias", "Elsworth Trade Lines"),
     ClientTerm("DBT", "client alias", "Dunmore Bay Trading"),
     ClientTerm("CTX", "project key", "Dunmore Bay Trading"),
+    ClientTerm("DATAENG", "project key", "Dunmore Bay Trading"),  # two words run together
     ClientTerm("QPS", "client alias", "Quillon Power Systems"),
     ClientTerm("HCL", "client alias", "Hawley Cole"),
     ClientTerm("NW", "client alias", "Norwell"),
@@ -69,6 +70,7 @@ FOUND = [
     ("a word acronym in capitals", "The ACE extract moved to Tuesdays.", "ACE"),
     ("a trade acronym after a cue word", "For client etl the cut-off is noon.", "ETL"),
     ("a word key in capitals", "ARC owns the freight marts.", "ARC"),
+    ("a key of two words in capitals", "DATAENG tracks the warehouse work.", "DATAENG"),
 ]
 
 
@@ -89,6 +91,7 @@ PASSED = [
     "The etl job reruns at six.",
     "Run dbt build --select staging before the tests.",
     "Pass ctx to every macro that needs the target.",
+    "Ask in the dataeng channel before a full refresh.",
     # a unit after a number, a format Pygments knows
     "Throughput peaked at 40 qps during the backfill.",
     "Edit the hcl files for the bucket policy.",

@@ -608,7 +608,7 @@ _TRADE_TERMS = _TRADE_ABBREVIATIONS | _TOOL_WORDS | _format_names()
 def _word_like(lower: str) -> bool:
     """Whether an acronym's lower-case form is a word notes write: English (wordfreq) or the trade's ("etl").
 
-    A common word (Zipf >= 3) is one; so is a rarer one that English could spell ("yore", "pram",
+    A common word (Zipf >= 3) is one, and two run together ("dataeng"); so is a rarer one that English could spell ("yore", "pram",
     "harv": Zipf >= 2 and its first letters can open a word), where letters no English word opens
     with ("nwo", "kpmg") are an acronym's however often they are written.
     """
@@ -616,6 +616,8 @@ def _word_like(lower: str) -> bool:
         return True
     if _UNIT.fullmatch(lower) is not None or _is_common(lower):
         return True
+    if any(_is_common(lower[:k]) and _word_like(lower[k:]) for k in range(3, len(lower) - 2)):
+        return True  # two words run together, as keys and channels are named ("dataeng", "webops")
     return _spellable(lower) and zipf_frequency(lower, "en") >= _RARE_WORD_ZIPF
 
 
