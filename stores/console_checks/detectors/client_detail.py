@@ -219,9 +219,10 @@ _EVERYDAY_ZIPF = 4.5
 # An acronym alias or name ("PNL", "C&F"): it counts in capitals only, as a project key does, unless
 # it is one that is no word (below).
 _ACRONYM = re.compile(r"[A-Z][A-Z0-9&]{1,4}")
-# An acronym of three to five letters whose lower-case form is no word notes write ("NWO", "KPMG"):
-# found in any case ("nwo", "Nwo"), as a longer name is. Two letters, digits or "&" ("NW", "S3",
-# "C&F") stay capitals only: in lower case such tokens are units, variables, versions, by chance.
+# An acronym of three to five letters (a project key: to ten) whose lower-case form is no word notes
+# write ("NWO", "KPMG"): found in any case ("nwo", "Nwo"), as a longer name is. Two letters, digits
+# or "&" ("NW", "S3", "C&F") stay capitals only: in lower case such tokens are units, variables,
+# versions, by chance.
 _ANY_CASE_ACRONYM = re.compile(r"[A-Z]{3,10}")
 # Abbreviations of the trade that notes write in lower case ("the etl job", "dbt run", "a cte"):
 # an acronym registered as one of these is read as the term unless written in capitals. Beside them,
@@ -520,7 +521,7 @@ class _Entry:
     # client even in lower case; two ("copper kettle") may be the words.
     long_phrase: bool = False
     capitals_only: bool = False  # an acronym that is a word ("ACE", "ETL"): counted in capitals only
-    any_case: bool = False  # a project key that is no word ("NWO"): counted alone in any case
+    any_case: bool = False  # a project key that is no word ("ZQX"): counted alone in any case
     gluable: bool = False  # long and rare enough to count glued to other words inside an identifier
 
 
@@ -608,9 +609,10 @@ _TRADE_TERMS = _TRADE_ABBREVIATIONS | _TOOL_WORDS | _format_names()
 def _word_like(lower: str) -> bool:
     """Whether an acronym's lower-case form is a word notes write: English (wordfreq) or the trade's ("etl").
 
-    A common word (Zipf >= 3) is one, and two run together ("dataeng"); so is a rarer one that English could spell ("yore", "pram",
-    "harv": Zipf >= 2 and its first letters can open a word), where letters no English word opens
-    with ("nwo", "kpmg") are an acronym's however often they are written.
+    A common word (Zipf >= 3) is one, and two run together ("dataeng"); so is a rarer one that
+    English could spell ("yore", "pram", "harv": Zipf >= 2 and its first letters can open a word),
+    where letters no English word opens with ("nwo", "kpmg") are an acronym's however often they
+    are written.
     """
     if lower in _TRADE_TERMS or (lower.endswith("s") and lower[:-1] in _TRADE_TERMS):  # "ctes", "srcs"
         return True
@@ -958,7 +960,7 @@ class ClientDetailMatcher:
         self._identifiers = self._automaton(identifiers)
         # Names written by their sound in Cyrillic or Greek letters ("Нортвинд"): acronyms are not.
         self._phonetic = PhoneticNames(
-            (t.term, t) for t in {e.term for entries in names.values() for e in entries}
+            (t.term, t) for t in dict.fromkeys(e.term for entries in names.values() for e in entries)
             if not _ACRONYM.fullmatch(t.term.strip())
         )
         self.size = sum(len(v) for v in names.values()) + sum(len(v) for v in identifiers.values())
