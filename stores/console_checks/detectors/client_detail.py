@@ -43,10 +43,22 @@ General ways a name is written without being spelled as registered are also foun
   text, percent-encoded tokens, and the whole text rot13'd or reversed where it says so.
 
 A project key counts as a ticket (KEY-12, KEY#12, in any case; key_12 in lower case for a key that
-is no word; "ticket key 12") or alone in capitals.
+is no word; "ticket key 12") or alone in capitals; alone in any case when it is no word (below).
 
-Two kinds of name need more than a match. An acronym ("PNL", "C&F") counts in capitals, as a project
-key does; in lower case ("pnl" is profit and loss) it needs evidence like a common word. A name that is one common English word (wordfreq's
+An acronym of three to five letters, or a project key, whose lower-case form is no word that notes
+write counts in any case: "NWO" is also "nwo" and "Nwo". A word is an English one (wordfreq's Zipf
+>= 3: "ace", "arc", "api"; >= 2 for a token English could spell, "yore", "harv", where "nwo" and
+"kpmg" open as no English word does) or one of the trade's: its abbreviations ("etl", "dbt", "cte"), names in
+code ("ctx", "src"), the data tools, units ("gib", "qps") and every language or file format
+Pygments names ("yaml", "hcl"). A file extension is one of those or no name's (a client "NWO" in
+``export.nwo`` is still named); a flag ``--nwo`` names the client as ``nwo_orders`` does, and
+``--ci`` passes for a client "CI" (two letters stay capitals only). Spelled letter by letter
+("n.w.o.", "a c e") an acronym counts as it does in capitals. A Latin name written by its sound in
+Cyrillic or Greek letters ("Нортвинд") is found too (``client_detail_phonetic``).
+
+Two kinds of name need more than a match. An acronym that is a word ("PNL", "ACE", "C&F") counts in
+capitals, as a project key does; in lower case ("pnl" is profit and loss) it needs evidence like a
+common word. A name that is one common English word (wordfreq's
 Zipf frequency >= 3: "Harbor", "Summit") counts only with evidence that the client is meant: written
 capitalised mid-sentence, in capitals or odd case, possessive, disguised (split, leet, encoded),
 after "client" or "tenant" or before "engagement" or a legal form ("Ltd"), as a sentence's subject
@@ -78,7 +90,10 @@ from dataclasses import dataclass
 
 import ahocorasick
 from confusable_homoglyphs import confusables
+from pygments.lexers import get_all_lexers
 from wordfreq import zipf_frequency
+
+from .client_detail_phonetic import PhoneticNames
 
 __all__ = ["ClientDetailFinding", "ClientDetailMatcher", "ClientTerm", "KINDS"]
 
@@ -201,8 +216,53 @@ _LEET_HINT = re.compile(r"[0-9!|@$€£¥¢©®](?:(?<=[A-Za-z].)|(?=[A-Za-z]))"
 _COMMON_ZIPF = 3.0
 # Words at least this frequent are everyday words ("global", "data", "north", "bank").
 _EVERYDAY_ZIPF = 4.5
-# An acronym alias or name ("PNL", "C&F"): it counts in capitals only, as a project key does.
+# An acronym alias or name ("PNL", "C&F"): it counts in capitals only, as a project key does, unless
+# it is one that is no word (below).
 _ACRONYM = re.compile(r"[A-Z][A-Z0-9&]{1,4}")
+# An acronym of three to five letters (a project key: to ten) whose lower-case form is no word notes
+# write ("NWO", "KPMG"): found in any case ("nwo", "Nwo"), as a longer name is. Two letters, digits
+# or "&" ("NW", "S3", "C&F") stay capitals only: in lower case such tokens are units, variables,
+# versions, by chance.
+_ANY_CASE_ACRONYM = re.compile(r"[A-Z]{3,10}")
+# Abbreviations of the trade that notes write in lower case ("the etl job", "dbt run", "a cte"):
+# an acronym registered as one of these is read as the term unless written in capitals. Beside them,
+# every language and file format Pygments knows by a short name ("yaml", "hcl", "toml") and the data
+# tools above.
+_TRADE_ABBREVIATIONS = frozenset(
+    # data modelling and pipelines
+    "etl elt dbt cte udf ddl dml scd cdc dag olap oltp ods edw dwh mdm sql nosql orm csv tsv json xml "
+    # delivery and environments
+    "api cli sdk gui qa uat dev stg prd prod repo ci cd pr mr wip tbd fyi eta asap poc mvp todo "
+    # infrastructure, security, compliance
+    "aws gcp gcs bq vpc iam sso rbac rls jwt tls ssl ssh dns cdn sre ssd cpu gpu ram vm npm pip "
+    "pii phi gdpr hipaa sox kpi okr sla slo sli "
+    # business and finance metrics
+    "crm erp saas arr mrr ltv cac roi nps ytd qoq yoy pnl ebitda capex opex cogs gmv aov aum "
+    # protocols and web security
+    "smtp imap ftp sftp tcp udp ldap saml oauth oidc cors csrf xss ipv "
+    # the shorthand of tickets and reviews
+    "misc mgmt intl excl incl cnt qty amt tbc fwiw afaik tldr lgtm ack wontfix dupe repro hotfix "
+    # time zones, week days and currencies as data carries them
+    "utc gmt cet cest eet aest tues thur thurs usd eur gbp chf jpy sek nok dkk inr cny msec usec "
+    # names in code and shell commands
+    "ctx src dst tgt req resp obj idx buf ptr fmt args kwargs cur sess util utils pkg opts impl init attr "
+    "param params expr stmt tbl col dim fct agg dedup uuid dbo sys usr async regex sudo grep wget chmod "
+    "mkdir cron "
+    # file types Pygments has no lexer for
+    "xlsx xls docx pptx pdf png jpg jpeg gif zip tar tgz bak tmp log dat bin exe dll lock env".split()
+)
+# The consonant clusters English words open with (beyond a single consonant); a token opening with
+# another ("nw", "kpm", "bc") is spelled as no word is.
+_ONSETS = frozenset(
+    "bl br ch cl cr dr dw fl fr gl gn gr kl kn kr ph pl pr ps qu sc sch scr sh shr sk sl sm sn sp sph spl spr "
+    "squ st str sw th thr tr tw wh wr".split()
+)
+_ONSET = re.compile(r"[^aeiouy]*")
+# A token English could spell is a word from this Zipf frequency on ("yore", "pram"): rare, but written.
+_RARE_WORD_ZIPF = 2.0
+# Units notes write after a number: bytes with a decimal or binary prefix, rates per second, hertz
+# ("3 gib", "40 qps", "2 ghz"); mostly three letters, so no word says what they are.
+_UNIT = re.compile(r"[kmgtpe]i?b(?:ps)?|[a-z]ps|[kmg]hz|kwh")
 # Words around a common-word name that say it is the client ("client Harbor", "the Harbor engagement").
 # Not "company" or "organisation": they also stand before a noun ("the company summit").
 _CUE_BEFORE = frozenset({"client", "clients", "customer", "customers", "tenant", "tenants"})
@@ -405,6 +465,13 @@ class _View:
         self.names = _NAME_DROP.sub("", self.clean)
         self._kept_before: list[int] | None = None
         self._dropped: list[int] = []
+        # Where, in ``text``, a run of single letters was joined ("n.w.o." -> "nwo"): spelled letter
+        # by letter, an acronym is written as it is in capitals.
+        self.spelled: list[tuple[int, int]] = []
+
+    def spelled_at(self, start: int, end: int) -> bool:
+        """Whether clean ``start``..``end`` lies inside a run of single letters that was joined."""
+        return any(a <= self.where[start] and self.where[end] < b for a, b in self.spelled)
 
     def at_clean(self, k: int) -> int:
         """Where the ``k``-th character of the names view sits in the clean view.
@@ -453,7 +520,8 @@ class _Entry:
     # Three or more common content words ("Saffron Ridge Capital"): that phrase, in full, is the
     # client even in lower case; two ("copper kettle") may be the words.
     long_phrase: bool = False
-    capitals_only: bool = False  # an acronym ("PNL"): counted in capitals only, like a project key
+    capitals_only: bool = False  # an acronym that is a word ("ACE", "ETL"): counted in capitals only
+    any_case: bool = False  # a project key that is no word ("ZQX"): counted alone in any case
     gluable: bool = False  # long and rare enough to count glued to other words inside an identifier
 
 
@@ -524,6 +592,50 @@ def _other_script(view: _View, start: int, end: int) -> bool:
 
 def _is_common(word: str) -> bool:
     return zipf_frequency(word, "en") >= _COMMON_ZIPF
+
+
+def _format_names() -> frozenset[str]:
+    """Short names of languages and file formats ("yaml", "hcl", "sql"): Pygments' lexer aliases and extensions."""
+    names: set[str] = set()
+    for _, aliases, filenames, _ in get_all_lexers(plugins=False):
+        names.update(a for a in aliases if a.isalpha())
+        names.update(f[2:].lower() for f in filenames if f.startswith("*.") and f[2:].isalpha())
+    return frozenset(names)
+
+
+_TRADE_TERMS = _TRADE_ABBREVIATIONS | _TOOL_WORDS | _format_names()
+
+
+def _word_like(lower: str) -> bool:
+    """Whether an acronym's lower-case form is a word notes write: English (wordfreq) or the trade's ("etl").
+
+    A common word (Zipf >= 3) is one, and two run together ("dataeng"); so is a rarer one that
+    English could spell ("yore", "pram", "harv": Zipf >= 2 and its first letters can open a word),
+    where letters no English word opens with ("nwo", "kpmg") are an acronym's however often they
+    are written.
+    """
+    if lower in _TRADE_TERMS or (lower.endswith("s") and lower[:-1] in _TRADE_TERMS):  # "ctes", "srcs"
+        return True
+    if _UNIT.fullmatch(lower) is not None or _is_common(lower):
+        return True
+    if any(_is_common(lower[:k]) and _word_like(lower[k:]) for k in range(3, len(lower) - 2)):
+        return True  # two words run together, as keys and channels are named ("dataeng", "webops")
+    return _spellable(lower) and zipf_frequency(lower, "en") >= _RARE_WORD_ZIPF
+
+
+def _spellable(lower: str) -> bool:
+    """Whether a token opens as an English word may: on a vowel, one consonant, or a cluster English
+    words open with ("str", "pl"; not "nw", "kpm"), and has a vowel at all."""
+    onset = _ONSET.match(lower).group(0)
+    return len(onset) < len(lower) and (len(onset) <= 1 or onset in _ONSETS)
+
+
+def _any_case(term: str, longest: int = 5) -> bool:
+    """Whether an acronym or a project key counts in any case: three letters or more (``longest`` at
+    most) whose lower-case form is no word ("NWO" is also "nwo"; "ACE", "ETL" are not "ace", "etl")."""
+    return (
+        len(term) <= longest and _ANY_CASE_ACRONYM.fullmatch(term) is not None and not _word_like(term.lower())
+    )
 
 
 def _common_words(joined: str, gaps: frozenset[int]) -> bool:
@@ -641,11 +753,11 @@ def _identifier_forms(term: ClientTerm) -> list[str]:
     return [f for f in dict.fromkeys(forms) if len(f) >= 2]
 
 
-def _letter_run_texts(text: str) -> list[tuple[int, str]]:
+def _letter_run_texts(text: str) -> list[tuple[int, str, list[tuple[int, int]]]]:
     """Each stretch of text around runs of single letters, with the runs joined ("A C M E Labs" -> "ACME Labs").
 
     Only the runs and a few words either side are read again, so a long note costs no second full
-    reading. Returns where each stretch starts and its joined text.
+    reading. Returns where each stretch starts, its joined text and where the joined runs sit in it.
     """
     runs = list(_LETTER_RUN.finditer(text))
     if not runs:
@@ -667,12 +779,16 @@ def _letter_run_texts(text: str) -> list[tuple[int, str]]:
         if end < len(text) and not text[end].isspace():
             cut = next((i for i in range(end - 1, inside[-1].end() - 1, -1) if text[i].isspace()), None)
             end = inside[-1].end() if cut is None else cut
-        pieces, pos = [], start
+        pieces, pos, spans, length = [], start, [], 0
         for m in inside:
-            pieces += [text[pos : m.start()], m.group(0).replace(m.group("sep"), "")]
+            run = m.group(0).replace(m.group("sep"), "")
+            pieces += [text[pos : m.start()], run]
+            length += m.start() - pos
+            spans.append((length, length + len(run)))
+            length += len(run)
             pos = m.end()
         pieces.append(text[pos:end])
-        out.append((start, "".join(pieces)))
+        out.append((start, "".join(pieces), spans))
     return out
 
 
@@ -814,7 +930,7 @@ class ClientDetailMatcher:
             if not term.term or not term.term.strip():
                 continue
             if term.kind in _NAME_KINDS:
-                acronym = _ACRONYM.fullmatch(term.term.strip()) is not None
+                acronym = _ACRONYM.fullmatch(term.term.strip()) is not None and not _any_case(term.term.strip())
                 for joined, gaps in _name_forms(term.term):
                     hyphen, space, weak = _split_gaps(joined, gaps)
                     breaks, weak_breaks = _break_gaps(joined, gaps)
@@ -833,7 +949,8 @@ class ClientDetailMatcher:
             else:
                 for form in _identifier_forms(term):
                     entry = _Entry(term, frozenset(), form[0].isalnum() or form[0] == "_",
-                                   form[-1].isalnum() or form[-1] == "_")
+                                   form[-1].isalnum() or form[-1] == "_",
+                                   any_case=term.kind == "project key" and _any_case(term.term.strip(), 10))
                     identifiers.setdefault(form, []).append(entry)
                     if term.kind != "project key":
                         identifier_skeletons.setdefault(form.translate(_SKELETON), []).append(entry)
@@ -841,6 +958,11 @@ class ClientDetailMatcher:
         self._skeletons = self._automaton(skeletons)
         self._identifier_skeletons = self._automaton(identifier_skeletons)
         self._identifiers = self._automaton(identifiers)
+        # Names written by their sound in Cyrillic or Greek letters ("Нортвинд"): acronyms are not.
+        self._phonetic = PhoneticNames(
+            (t.term, t) for t in dict.fromkeys(e.term for entries in names.values() for e in entries)
+            if not _ACRONYM.fullmatch(t.term.strip())
+        )
         self.size = sum(len(v) for v in names.values()) + sum(len(v) for v in identifiers.values())
 
     @staticmethod
@@ -872,7 +994,10 @@ class ClientDetailMatcher:
         # The text itself, then each derived reading of it: (view, where it sits, whether it is a
         # decoding, whether names are read in it too).
         views: list[tuple[_View, int | None, bool, bool]] = [(_View(text), None, False, True)]
-        views += [(_View(joined), at, False, True) for at, joined in _letter_run_texts(text)]
+        for at, joined, spans in _letter_run_texts(text):
+            view = _View(joined)
+            view.spelled = spans
+            views.append((view, at, False, True))
         views += [(_View(decoded), at, True, True) for at, decoded in _base64_texts(text) + _hex_texts(text)]
         views += [(_View(spelled), at, disguise, True) for at, spelled, disguise in _spelled_texts(text)]
         # An identifier cut by a wrapped line, joined again; names there are the names view's (it
@@ -884,11 +1009,25 @@ class ClientDetailMatcher:
                 self._scan_view(
                     view, found, weak, own_client, offset=at, disguised=decoded, skeleton=True, names=names
                 )
+        self._scan_phonetic(text, found, own_client)
         clients = {f.client for f in found}
         for finding, position in weak.items():
             if finding.client in clients and finding not in found:
                 found[finding] = position
         return sorted(found, key=lambda f: found[f])
+
+    def _scan_phonetic(self, text: str, found: dict[ClientDetailFinding, int], own_client: str | None) -> None:
+        """Add the names written by sound in Cyrillic or Greek letters: each a disguise, found outright."""
+        spotted: dict[int, list[ClientTerm]] = {}
+        for position, term in self._phonetic.find(text):
+            spotted.setdefault(position, []).append(term)
+        for position, terms in spotted.items():
+            if own_client is not None and any(t.client == own_client for t in terms):
+                continue  # these words are (also) a name of the store's own client
+            for term in terms:
+                finding = ClientDetailFinding(term.term, term.kind, term.client)
+                if finding not in found or position < found[finding]:
+                    found[finding] = position
 
     def _scan_view(
         self,
@@ -944,8 +1083,12 @@ class ClientDetailMatcher:
                             continue
                         split = "disguise"
                     # An acronym not in capitals ("pnl") is as weak as a common word: it needs evidence.
-                    lowered = entry.capitals_only and not all(
-                        c.isupper() for c in view.cased[clean_start : clean_end + 1] if c.isalpha()
+                    # Spelled letter by letter ("a.c.e.", "a c e") it is written as the capitals are.
+                    spelled = entry.capitals_only and view.spelled_at(clean_start, clean_end)
+                    lowered = (
+                        entry.capitals_only
+                        and not spelled
+                        and not all(c.isupper() for c in view.cased[clean_start : clean_end + 1] if c.isalpha())
                     )
                     if split == "plain" and _other_script(view, clean_start, clean_end):
                         split = "disguise"  # "Lаntern" with a Cyrillic a: written to slip past a match
@@ -957,7 +1100,7 @@ class ClientDetailMatcher:
                         and all(skipped.get(k, "x").isspace() for k in entry.gaps)
                     )
                     needs_evidence = as_words or split == "weak" or lowered
-                    evident = not needs_evidence or disguised or skeleton or split == "disguise"
+                    evident = not needs_evidence or disguised or skeleton or spelled or split == "disguise"
                     if not evident:
                         evident = self._evidence(view, clean_start, clean_end)
                     (strong_entries if evident else weak_entries).append(entry)
@@ -974,7 +1117,7 @@ class ClientDetailMatcher:
                 matched = []
                 for entry in entries:
                     if entry.term.kind == "project key":
-                        if self._key_matches(view, start, end):
+                        if self._key_matches(view, start, end, entry.any_case):
                             matched.append(entry)
                         continue
                     if entry.term.kind == "table" and "." not in entry.term.term:
@@ -1146,8 +1289,9 @@ class ClientDetailMatcher:
         )
 
     @staticmethod
-    def _key_matches(view: _View, start: int, end: int) -> bool:
-        """A Jira key counts as a ticket (KEY-123, any case) or alone in capitals (ACME, not "acme")."""
+    def _key_matches(view: _View, start: int, end: int, any_case: bool) -> bool:
+        """A Jira key counts as a ticket (KEY-123, any case) or alone in capitals ("DATA", not "data"), or
+        alone in any case when it is no word (``any_case``: "nwo" for NWO)."""
         if view.is_word(start - 1, underscore=False):
             return False
         after = end + 1
@@ -1160,7 +1304,7 @@ class ClientDetailMatcher:
             if (
                 "/" in view.clean[token_start:start]
                 or all(c.isupper() for c in view.cased[start : end + 1] if c.isalpha())
-                or not _is_common(view.clean[start : end + 1])
+                or not _word_like(view.clean[start : end + 1])
             ):
                 return True
         cue = _WORD.findall(view.clean, max(0, start - 12), start)
@@ -1174,4 +1318,8 @@ class ClientDetailMatcher:
         if view.is_word(after, underscore=True):  # ACME_RAW is another word, not the key
             return False
         letters = [c for c in view.cased[start : end + 1] if c.isalpha()]
-        return bool(letters) and all(c.isupper() for c in letters)
+        if any_case:
+            # Not where the text had an underscore the view dropped ("hvm_" cut at a line's end).
+            after_text = view.where[end] + 1
+            return view.text[after_text : after_text + 1] != "_"
+        return bool(letters) and (all(c.isupper() for c in letters) or view.spelled_at(start, end))
