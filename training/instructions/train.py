@@ -55,17 +55,18 @@ from stores.console_checks.detectors.instruction_model import (  # noqa: E402
 from stores.console_checks.detectors.instruction_model import passages as passages_of  # noqa: E402
 from stores.console_checks.detectors.instruction_text import normalise  # noqa: E402
 from tests.detection_data import heldout, labelled_sets  # noqa: E402
-from training.instructions import behaviours, corpora, variants  # noqa: E402
+from training.instructions import acts, behaviours, corpora, variants  # noqa: E402
 
 SEED = 20261201
 C = 8.0  # inverse regularisation of the logistic regression
 MAX_FPR = 0.01  # lessons of one source refused by the classifier, at most, when choosing the threshold
 STRONG_FPR = 0.004  # the same, for the threshold above which a passage is refused without a cue to its reader
 # Sources written by people, not generated here: the cross-source run never trains on them.
-WRITTEN_BY_OTHERS = ("labelled_sets", "blind-instructions", "blind-lessons")
+WRITTEN_BY_OTHERS = ("labelled_sets", "round1-instructions", "round1-lessons", "round3-instructions", "round3-lessons")
 # The sources the threshold is chosen on: lessons and look-alikes of our own field, by people or from
 # installed libraries' docs. (The public corpora's benign e-mails and articles are learnt from, not calibrated on.)
-CALIBRATION = ("labelled_sets", "blind-instructions", "blind-lessons", "docstrings")
+CALIBRATION = ("labelled_sets", "round1-instructions", "round1-lessons", "round3-instructions", "round3-lessons",
+               "docstrings")
 LONG = 600  # a text longer than this (normalised) is learnt by its passages, not as a whole
 
 
@@ -88,16 +89,19 @@ def gather(rng: random.Random) -> list[Text]:
     texts += [Text(t, False, f, "spikee") for f, t in corpora.spikee_negatives()]
     texts += [Text(t, False, f, "docstrings") for f, t in corpora.docstring_negatives(rng)]
     texts += [Text(t, p, f, f"generated-b-{lang}") for t, p, f, lang in behaviours.generate()]
+    texts += [Text(t, p, f, f"generated-a-{lang}") for t, p, f, lang in acts.generate()]
     texts += [Text(t, True, f"dev:injection:{i}", "labelled_sets") for i, t in enumerate(labelled_sets.INJECTIONS)]
     texts += [Text(t, True, f"dev:payload:{i}", "labelled_sets") for i, t in enumerate(labelled_sets.HIDDEN_PAYLOADS)]
     texts += [Text(t, False, f"dev:near-miss:{i}", "labelled_sets")
               for i, t in enumerate(labelled_sets.INSTRUCTION_NEAR_MISSES)]
     texts += [Text(t, False, f"dev:lesson:{i % 50}", "labelled_sets")
               for i, t in enumerate(labelled_sets.legitimate_lessons())]
-    # The first blind round of instructions and lessons, written by others: measured once, development data now.
-    blind = heldout.load(heldout.ROUND1_DIR)  # never the held-out split in ../heldout/, whatever round it holds
-    texts += [Text(c.text, c.refuse, f"blind:{c.id}", "blind-instructions") for c in blind.instructions]
-    texts += [Text(c.text, False, f"blind:{c.id}", "blind-lessons") for c in blind.lessons]
+    # The blind rounds of instructions and lessons, written by others: each measured once, development data now.
+    # (Round 2 held no instruction cases.) Never the held-out split in ../heldout/, whatever round it holds.
+    for name, directory in (("round1", heldout.ROUND1_DIR), ("round3", heldout.ROUND3_DIR)):
+        blind = heldout.load(directory)
+        texts += [Text(c.text, c.refuse, f"{name}:{c.id}", f"{name}-instructions") for c in blind.instructions]
+        texts += [Text(c.text, False, f"{name}:{c.id}", f"{name}-lessons") for c in blind.lessons]
     # The corpora repeat some texts across their folders: each text once, with its first family.
     return list({(t.text, t.positive): t for t in reversed(texts)}.values())[::-1]
 
@@ -264,6 +268,35 @@ def cross_source(texts: list[Text]) -> None:
     report("cross-source: whole check (signals + that classifier)", test, whole_check(test, as_model(vec, model, threshold, strong)), 0.0)
 
 
+def out_of_fold(texts: list[Text], folds: int = FOLDS) -> tuple[np.ndarray, dict[int, tuple[Vectoriser, LogisticRegression]]]:
+    """Each text's note score from a model trained on the folds its family is not in, and those models."""
+    oof = np.zeros(len(texts))
+    models: dict[int, tuple[Vectoriser, LogisticRegression]] = {}
+    for k in range(folds):
+        held = [i for i, t in enumerate(texts) if fold(t.family) == k]
+        models[k] = fit([t for t in texts if fold(t.family) != k])
+        oof[held] = note_scores(*models[k], [texts[i] for i in held])
+    return oof, models
+
+
+def leave_out(texts: list[Text], prefix: str) -> None:
+    """Train without one source people wrote (thresholds chosen out of fold on the rest); measure on it.
+
+    ``prefix`` names the source: ``round1``, ``round3`` or ``labelled_sets``. Nothing of the left-out
+    source steers the weights or the thresholds: the honest figure for text nobody tuned the model on.
+    """
+    test = [t for t in texts if t.source.startswith(prefix)]
+    train = [t for t in texts if not t.source.startswith(prefix)]
+    oof, _ = out_of_fold(train)
+    threshold = choose_threshold(train, oof)
+    strong = max(threshold, choose_threshold(train, oof, STRONG_FPR))
+    vec, model = fit(train)
+    print(f"thresholds chosen without {prefix}: {threshold:.3f} with a cue to the reader, {strong:.3f} without")
+    report(f"leave {prefix} out: classifier alone", test, note_scores(vec, model, test), threshold)
+    report(f"leave {prefix} out: whole check (signals + that classifier)", test,
+           whole_check(test, as_model(vec, model, threshold, strong)), 0.0)
+
+
 def save(vec: Vectoriser, model: LogisticRegression, threshold: float, strong: float, meta: dict) -> None:
     coef = model.coef_[0]
     keep = [(f, round(float(coef[i]), 3)) for f, i in vec.vocab.items() if abs(coef[i]) >= 0.005]
@@ -287,6 +320,8 @@ def main() -> None:
     parser.add_argument("--check", action="store_true", help="print the development figures only")
     parser.add_argument("--cross-source", action="store_true",
                         help="train on generated texts and public corpora only, measure on the sets people wrote")
+    parser.add_argument("--leave-out", metavar="SOURCE",
+                        help="train without one source people wrote (round1, round3, labelled_sets) and measure on it")
     args = parser.parse_args()
     started = time.time()
     rng = random.Random(SEED)
@@ -297,6 +332,9 @@ def main() -> None:
     print("corpus (texts): " + ", ".join(f"{s} {p} orders / {n} lessons" for s, (p, n) in sorted(sizes.items())))
     if args.cross_source:
         cross_source(texts)
+        return
+    if args.leave_out:
+        leave_out(texts, args.leave_out)
         return
     # Out-of-fold scores: each fifth of the families scored by a model trained on the other four.
     oof = np.zeros(len(texts))
