@@ -16,6 +16,10 @@ measure shapes the model never saw. The look-alikes use the same words for what 
 facts about who may approve, that QA is manual, that an attack was found and removed; reports that
 quote an order and say it was not followed; imperatives about the same tools that keep the people
 and gates in the loop.
+
+Written after reading what the check missed and refused on blind round 3, and some templates are
+close to those cases: ``--leave-out round3`` is therefore an optimistic figure for this module;
+``--leave-out round1`` is the fairer one. Replace such templates by new shapes, never add closer copies.
 """
 
 from __future__ import annotations
