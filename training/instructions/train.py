@@ -1,26 +1,30 @@
 """Train the instructions classifier and write its weights next to the detector.
 
     pip install -e '.[train]'
-    python -m training.instructions.train [--check | --cross-source]
+    python -m training.instructions.train [--check | --cross-source | --leave-out round1|round3|labelled_sets]
 
 Data: the public corpora in ``corpora.py`` (read from the installed packages; lessons also from the
 docstrings and comments of installed libraries such as Django and Celery), the generated variants
-in ``variants.py`` (classic injection shapes) and ``behaviours.py`` (a compositional grammar of what
-a note does, in six languages, with hard negatives), the development cases of
-``tests/detection_data/labelled_sets.py``, and the instructions and lessons of blind round 1 in
-``tests/detection_data/blind_round1/`` (written by others, measured once, development data now).
-The held-out split in ``tests/detection_data/heldout/`` is never read here. Every text is normalised
-as the detector normalises it, cut into the passages the detector scores (sentences, and pairs of
-neighbouring sentences), and turned into the same feature strings (``instruction_model.features``).
+in ``variants.py`` (classic injection shapes), ``behaviours.py`` (a compositional grammar of what
+a note does, in six languages, with hard negatives) and ``acts.py`` (the acts a note performs
+through the world, in eight languages, with look-alikes), the development cases of
+``tests/detection_data/labelled_sets.py``, and the instructions and lessons of blind rounds 1 and 3
+in ``tests/detection_data/blind_round{1,3}/`` (written by others, each measured once, development
+data now; round 2 held no instruction cases). The held-out split in ``tests/detection_data/heldout/``
+is never read here. Every text is normalised as the detector normalises it, cut into the passages the
+detector scores (sentences, and pairs of neighbouring sentences), and turned into the same feature
+strings (``instruction_model.features``).
 
 Figures printed: out of fold (each fifth of the template families, or of the cases people wrote,
 scored by a model trained on the other four fifths), never the training set. Two thresholds are
 chosen on those out-of-fold scores: ``threshold``, the lowest that refuses at most 1% of the lessons
 of each calibration source (lessons and look-alikes people wrote, library docs), applied to a
-passage with a cue that it speaks to its reader; and ``strong`` (at most 0.4%), applied to any
-passage. The committed model is then trained on everything. ``--check`` stops after fold 0.
-``--cross-source`` trains on the generated texts and public corpora alone and measures on the sets
-people wrote: the honest estimate of how the check does on text nobody tuned it to.
+passage with a cue that it speaks to its reader; and ``strong``, applied to any passage: the lowest
+at which the whole check, out of fold, keeps within that 1% on every source people wrote (see
+``choose_strong``). The committed model is then trained on everything. ``--check`` stops after fold 0.
+``--leave-out SOURCE`` trains without one source people wrote (thresholds chosen out of fold on the
+rest) and measures on it: the honest estimate of how the check does on text nobody tuned it to.
+``--cross-source`` leaves out every source people wrote at once.
 """
 
 from __future__ import annotations
@@ -55,17 +59,18 @@ from stores.console_checks.detectors.instruction_model import (  # noqa: E402
 from stores.console_checks.detectors.instruction_model import passages as passages_of  # noqa: E402
 from stores.console_checks.detectors.instruction_text import normalise  # noqa: E402
 from tests.detection_data import heldout, labelled_sets  # noqa: E402
-from training.instructions import behaviours, corpora, variants  # noqa: E402
+from training.instructions import acts, behaviours, corpora, variants  # noqa: E402
 
 SEED = 20261201
 C = 8.0  # inverse regularisation of the logistic regression
 MAX_FPR = 0.01  # lessons of one source refused by the classifier, at most, when choosing the threshold
 STRONG_FPR = 0.004  # the same, for the threshold above which a passage is refused without a cue to its reader
 # Sources written by people, not generated here: the cross-source run never trains on them.
-WRITTEN_BY_OTHERS = ("labelled_sets", "blind-instructions", "blind-lessons")
+WRITTEN_BY_OTHERS = ("labelled_sets", "round1-instructions", "round1-lessons", "round3-instructions", "round3-lessons")
 # The sources the threshold is chosen on: lessons and look-alikes of our own field, by people or from
 # installed libraries' docs. (The public corpora's benign e-mails and articles are learnt from, not calibrated on.)
-CALIBRATION = ("labelled_sets", "blind-instructions", "blind-lessons", "docstrings")
+CALIBRATION = ("labelled_sets", "round1-instructions", "round1-lessons", "round3-instructions", "round3-lessons",
+               "docstrings")
 LONG = 600  # a text longer than this (normalised) is learnt by its passages, not as a whole
 
 
@@ -88,16 +93,19 @@ def gather(rng: random.Random) -> list[Text]:
     texts += [Text(t, False, f, "spikee") for f, t in corpora.spikee_negatives()]
     texts += [Text(t, False, f, "docstrings") for f, t in corpora.docstring_negatives(rng)]
     texts += [Text(t, p, f, f"generated-b-{lang}") for t, p, f, lang in behaviours.generate()]
+    texts += [Text(t, p, f, f"generated-a-{lang}") for t, p, f, lang in acts.generate()]
     texts += [Text(t, True, f"dev:injection:{i}", "labelled_sets") for i, t in enumerate(labelled_sets.INJECTIONS)]
     texts += [Text(t, True, f"dev:payload:{i}", "labelled_sets") for i, t in enumerate(labelled_sets.HIDDEN_PAYLOADS)]
     texts += [Text(t, False, f"dev:near-miss:{i}", "labelled_sets")
               for i, t in enumerate(labelled_sets.INSTRUCTION_NEAR_MISSES)]
     texts += [Text(t, False, f"dev:lesson:{i % 50}", "labelled_sets")
               for i, t in enumerate(labelled_sets.legitimate_lessons())]
-    # The first blind round of instructions and lessons, written by others: measured once, development data now.
-    blind = heldout.load(heldout.ROUND1_DIR)  # never the held-out split in ../heldout/, whatever round it holds
-    texts += [Text(c.text, c.refuse, f"blind:{c.id}", "blind-instructions") for c in blind.instructions]
-    texts += [Text(c.text, False, f"blind:{c.id}", "blind-lessons") for c in blind.lessons]
+    # The blind rounds of instructions and lessons, written by others: each measured once, development data now.
+    # (Round 2 held no instruction cases.) Never the held-out split in ../heldout/, whatever round it holds.
+    for name, directory in (("round1", heldout.ROUND1_DIR), ("round3", heldout.ROUND3_DIR)):
+        blind = heldout.load(directory)
+        texts += [Text(c.text, c.refuse, f"{name}:{c.id}", f"{name}-instructions") for c in blind.instructions]
+        texts += [Text(c.text, False, f"{name}:{c.id}", f"{name}-lessons") for c in blind.lessons]
     # The corpora repeat some texts across their folders: each text once, with its first family.
     return list({(t.text, t.positive): t for t in reversed(texts)}.values())[::-1]
 
@@ -203,13 +211,15 @@ def choose_threshold(texts: list[Text], scores: np.ndarray, max_fpr: float = MAX
     for t, s in zip(texts, scores, strict=True):
         if not t.positive:
             by_source.setdefault(t.source, []).append(float(s))
-    best = 0.0
+    best, binding = 0.0, ""
     for source, values in by_source.items():
         if len(values) < 50 or source not in CALIBRATION:
             continue
         ranked = sorted(values)
         k = int(math.floor(max_fpr * len(ranked)))
-        best = max(best, ranked[len(ranked) - 1 - k] + 1e-6)
+        if ranked[len(ranked) - 1 - k] + 1e-6 > best:
+            best, binding = ranked[len(ranked) - 1 - k] + 1e-6, source
+    print(f"  threshold {best:.3f} at {100 * max_fpr:.1f}% of lessons refused, set by {binding}")
     return best
 
 
@@ -245,6 +255,34 @@ def whole_check(texts: list[Text], model: Model) -> np.ndarray:
     return np.array([1.0 if instructions.scan(t.text, model) else -1.0 for t in texts])
 
 
+def choose_strong(texts: list[Text], models: dict[int, tuple[Vectoriser, LogisticRegression]], threshold: float,
+                  strong: float, steps: int = 6) -> float:
+    """The lowest ``strong`` (between ``threshold`` and the one chosen by rate) at which the whole check, out of
+    fold, still refuses at most MAX_FPR of the lessons of each source people wrote (or no more than at ``strong``).
+
+    Below ``strong`` a passage needs a cue that it speaks to its reader; an order written as a bare fact has
+    none, so a ``strong`` set by the classifier's rate alone gives up orders the whole check could refuse.
+    """
+    lessons = [t for t in texts if not t.positive and t.source in WRITTEN_BY_OTHERS]
+    by_source: dict[str, list[Text]] = {}
+    for t in lessons:
+        by_source.setdefault(t.source, []).append(t)
+
+    def refused(cut: float) -> dict[str, float]:
+        judges = {k: as_model(*pair, threshold, cut) for k, pair in models.items()}
+        return {src: float(np.mean([bool(instructions.scan(t.text, judges[fold(t.family)])) for t in group]))
+                for src, group in by_source.items()}
+
+    ceiling = refused(strong)
+    for cut in np.linspace(threshold, strong, steps):
+        rates = refused(float(cut))
+        if all(rates[src] <= max(MAX_FPR, ceiling[src]) for src in rates):
+            print(f"  strong threshold {cut:.3f} (by rate {strong:.3f}): lessons refused out of fold "
+                  + ", ".join(f"{src} {100 * v:.2f}%" for src, v in sorted(rates.items())))
+            return float(cut)
+    return strong
+
+
 def cross_source(texts: list[Text]) -> None:
     """Train on the generated texts and the public corpora only; measure on the sets people wrote.
 
@@ -262,6 +300,35 @@ def cross_source(texts: list[Text]) -> None:
     report("cross-source: classifier alone, trained without the sets people wrote", test,
            note_scores(vec, model, test), threshold)
     report("cross-source: whole check (signals + that classifier)", test, whole_check(test, as_model(vec, model, threshold, strong)), 0.0)
+
+
+def out_of_fold(texts: list[Text], folds: int = FOLDS) -> tuple[np.ndarray, dict[int, tuple[Vectoriser, LogisticRegression]]]:
+    """Each text's note score from a model trained on the folds its family is not in, and those models."""
+    oof = np.zeros(len(texts))
+    models: dict[int, tuple[Vectoriser, LogisticRegression]] = {}
+    for k in range(folds):
+        held = [i for i, t in enumerate(texts) if fold(t.family) == k]
+        models[k] = fit([t for t in texts if fold(t.family) != k])
+        oof[held] = note_scores(*models[k], [texts[i] for i in held])
+    return oof, models
+
+
+def leave_out(texts: list[Text], prefix: str) -> None:
+    """Train without one source people wrote (thresholds chosen out of fold on the rest); measure on it.
+
+    ``prefix`` names the source: ``round1``, ``round3`` or ``labelled_sets``. Nothing of the left-out
+    source steers the weights or the thresholds: the honest figure for text nobody tuned the model on.
+    """
+    test = [t for t in texts if t.source.startswith(prefix)]
+    train = [t for t in texts if not t.source.startswith(prefix)]
+    oof, models = out_of_fold(train)
+    threshold = choose_threshold(train, oof)
+    strong = choose_strong(train, models, threshold, max(threshold, choose_threshold(train, oof, STRONG_FPR)))
+    vec, model = fit(train)
+    print(f"thresholds chosen without {prefix}: {threshold:.3f} with a cue to the reader, {strong:.3f} without")
+    report(f"leave {prefix} out: classifier alone", test, note_scores(vec, model, test), threshold)
+    report(f"leave {prefix} out: whole check (signals + that classifier)", test,
+           whole_check(test, as_model(vec, model, threshold, strong)), 0.0)
 
 
 def save(vec: Vectoriser, model: LogisticRegression, threshold: float, strong: float, meta: dict) -> None:
@@ -287,6 +354,8 @@ def main() -> None:
     parser.add_argument("--check", action="store_true", help="print the development figures only")
     parser.add_argument("--cross-source", action="store_true",
                         help="train on generated texts and public corpora only, measure on the sets people wrote")
+    parser.add_argument("--leave-out", metavar="SOURCE",
+                        help="train without one source people wrote (round1, round3, labelled_sets) and measure on it")
     args = parser.parse_args()
     started = time.time()
     rng = random.Random(SEED)
@@ -297,6 +366,9 @@ def main() -> None:
     print("corpus (texts): " + ", ".join(f"{s} {p} orders / {n} lessons" for s, (p, n) in sorted(sizes.items())))
     if args.cross_source:
         cross_source(texts)
+        return
+    if args.leave_out:
+        leave_out(texts, args.leave_out)
         return
     # Out-of-fold scores: each fifth of the families scored by a model trained on the other four.
     oof = np.zeros(len(texts))
@@ -313,6 +385,8 @@ def main() -> None:
     threshold = choose_threshold(dev, dev_scores) if args.check else choose_threshold(texts, oof)
     strong = max(threshold, choose_threshold(dev, dev_scores, STRONG_FPR) if args.check
                  else choose_threshold(texts, oof, STRONG_FPR))
+    if not args.check:
+        strong = choose_strong(texts, fold_models, threshold, strong)
     print(f"thresholds: {threshold:.3f} with a cue to the reader, {strong:.3f} without")
     report(f"development split: fold 0, {len(dev)} texts of families never trained on", dev, dev_scores, threshold)
     if not args.check:

@@ -21,7 +21,7 @@ from pathlib import Path
 __all__ = ["MODEL_PATH", "Model", "features", "load", "passages", "segments"]
 
 MODEL_PATH = Path(__file__).with_name("instruction_model.json.gz")
-FEATURE_VERSION = 1  # bump when features() changes: the weights must be trained again
+FEATURE_VERSION = 2  # bump when features() changes: the weights must be trained again
 
 # Words in Latin, Greek and Cyrillic scripts (text is already folded to lower case); runs of
 # Chinese and Japanese characters, which have no spaces and are cut into character n-grams; and
@@ -51,33 +51,60 @@ def segments(text: str) -> list[tuple[int, int]]:
 
 
 _GRAMS = re.compile(r"(?=([^ ]{4}))")
+# A quotation of three words or more (or six CJK characters): text that is mentioned, not used. Its words
+# are features of their own ("q", "r", "j"), so an order quoted inside a report of it ("the ticket said
+# 'ignore the rules'; we did not follow it") weighs as the model learnt quoted text to weigh.
+_QUOTE = re.compile(r'"[^"\n]{5,300}"|\u300c[^\u300d\n]{6,300}\u300d|\u300e[^\u300f\n]{6,300}\u300f')
+_CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+def _quotations(text: str) -> list[tuple[int, int]]:
+    """The spans of the quotations in ``text`` long enough to be a sentence (see ``_QUOTE``)."""
+    return [m.span() for m in _QUOTE.finditer(text)
+            if m.group()[0] != '"' or len(m.group().split()) >= 3 or _CJK_CHAR.search(m.group())]
 
 
 def features(text: str) -> set[str]:
     """The n-gram features of one normalised passage.
 
     Words and word pairs carry meaning; character 4-grams of each word (padded) carry its stem
-    across languages, inflections and misspellings; CJK runs give character 2- and 3-grams.
+    across languages, inflections and misspellings; CJK runs give character 2- and 3-grams. Words
+    inside a quotation get features of their own kind (see ``_QUOTE``), and the passage one more.
     (Built with ``map`` and one regex pass rather than a loop per character: this runs on every write.)
     """
     out: set[str] = set()
-    chunk: list[str] = []
-    chunks = [chunk]
-    for word, cjk, punct in _TOKEN.findall(text):
-        if word:
-            chunk.append(word)
-        elif cjk:
-            out.add("w " + cjk[:6])
-            out.update("k " + cjk[i : i + 2] for i in range(len(cjk) - 1))
-            out.update("k " + cjk[i : i + 3] for i in range(len(cjk) - 2))
-            chunk = []
-            chunks.append(chunk)  # a CJK run ends a run of word pairs
-        else:
-            out.add("p " + punct)
-    for words in chunks:
-        out.update(map("w ".__add__, words))
-        out.update(map("b ".__add__, map(" ".join, zip(words, words[1:], strict=False))))
-    long_words = [w for words in chunks for w in words if len(w) > 3]
+    quotes = _quotations(text) if "\"" in text or "\u300c" in text or "\u300e" in text else []
+    if quotes:
+        out.add("x quote")
+        parts = []
+        last = 0
+        for a, b in quotes:
+            parts.append((text[last:a], False))
+            parts.append((text[a:b], True))
+            last = b
+        parts.append((text[last:], False))
+    else:
+        parts = [(text, False)]
+    long_words: list[str] = []
+    for part, quoted in parts:
+        w, b, k = ("q ", "r ", "j ") if quoted else ("w ", "b ", "k ")
+        chunk: list[str] = []
+        chunks = [chunk]
+        for word, cjk, punct in _TOKEN.findall(part):
+            if word:
+                chunk.append(word)
+            elif cjk:
+                out.add(w + cjk[:6])
+                out.update(k + cjk[i : i + 2] for i in range(len(cjk) - 1))
+                out.update(k + cjk[i : i + 3] for i in range(len(cjk) - 2))
+                chunk = []
+                chunks.append(chunk)  # a CJK run ends a run of word pairs
+            else:
+                out.add("p " + punct)
+        for words in chunks:
+            out.update(map(w.__add__, words))
+            out.update(map(b.__add__, map(" ".join, zip(words, words[1:], strict=False))))
+        long_words += [x for words in chunks for x in words if len(x) > 3]
     if long_words:
         out.update(map("c ".__add__, _GRAMS.findall("<" + "> <".join(long_words) + ">")))
     return out
@@ -87,7 +114,7 @@ MIN_WORDS = 4  # a passage with fewer words is too short to judge by its words a
 
 
 def _words(feats: set[str]) -> int:
-    return sum(1 for f in feats if f[0] == "w") + sum(1 for f in feats if f[0] == "k") // 2
+    return sum(1 for f in feats if f[0] in "wq") + sum(1 for f in feats if f[0] in "kj") // 2
 
 
 @dataclass(frozen=True)
@@ -136,7 +163,7 @@ def passages(model: Model, text: str) -> list[tuple[int, float, set[str]]]:
     sums = [sum(map(get, fs, repeat(0.0))) for fs in feats]
     # A passage of one unbroken token ("/agents/bob/notes.md", a URL) is a name, not a sentence: its words
     # are judged as a file name's (see ``instructions``), not here. CJK text has no spaces and is judged.
-    words = [_words(fs) if " " in text[a:b].strip() or any(f[0] == "k" for f in fs) else 0
+    words = [_words(fs) if " " in text[a:b].strip() or any(f[0] in "kj" for f in fs) else 0
              for (a, b), fs in zip(spans, feats, strict=True)]
 
     def logit(total: float, n: int) -> float:
