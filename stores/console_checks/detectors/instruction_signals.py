@@ -26,6 +26,8 @@ from dataclasses import dataclass
 
 import ahocorasick
 
+from . import instruction_concepts
+
 __all__ = ["Signal", "fence_marker", "imperative_opening", "line_markers", "sentence_signals", "transcript", "KINDS"]
 
 OVERRIDE = "overrides the agent's instructions"
@@ -723,6 +725,10 @@ _CLAUSE_END = re.compile(r"[.!?;\n]")
 _ABOUT_SECRETS = re.compile(r"\b(?:passwords?|passphrases?|tokens?|secrets?|api keys?|credentials?|private keys?|pins?|keys?)\b")
 
 
+_CONCEPT_KINDS = {"skip": SKIP_GATE, "claim": CHECKS_OFF, "exfil": EXFIL, "permission": PERMISSION, "secrecy": SECRECY,
+                  "authority": AUTHORITY, "order": ORDER}
+
+
 def sentence_signals(text: str) -> list[Signal]:
     """Every signal in a normalised text, by offset (a passage may hold several)."""
     found: list[Signal] = []
@@ -732,6 +738,7 @@ def sentence_signals(text: str) -> list[Signal]:
             continue
         found.append(Signal(kind, start))
     found += [Signal(ADDRESS, start) for start in _address(text)]
+    found += [Signal(c.kind, c.start) for c in instruction_concepts.concepts(text, _CONCEPT_KINDS)]
     return found
 
 

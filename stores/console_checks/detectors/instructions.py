@@ -170,14 +170,17 @@ def _judged(text: str, model: instruction_model.Model) -> Iterable[tuple[str, in
 _READER_CUE = re.compile(
     r"\b(?:you|your|yours|yourself|assistant|assistants|agent|agents|ai|model|llm|bot|chatgpt|claude|gpt|dan|system|"
     r"instructions?|prompts?|rules|guidelines|please|must|should|shall|never|always|do not|ignore|forget|disregard|"
-    r"pretend|obey|du|dein|deine|tu|tes|ton|vous|votre|usted|tus|bitte|por favor)\b|你|您|あなた|君|请|してください|こと"
+    r"pretend|obey|dein|deine|dich|dir|tu|tes|ton|vous|votre|usted|tus|bitte|por favor)\b|你|您|あなた|君|请|してください|こと"
 )
+# "du" is German "you" but French "of the": it counts only beside German words.
+_GERMAN_DU = re.compile(r"\bdu\b(?=.*\b(?:und|der|die|das|ist|nicht|bitte|wenn|den|dem|mit|fur|auf)\b)|"
+                        r"\b(?:und|der|die|das|ist|nicht|bitte|wenn|den|dem|mit|fur|auf)\b.*\bdu\b")
 
 
 def _speaks_to_reader(text: str, start: int) -> bool:
     """Whether the passage at ``start`` (and the next sentence) holds a cue that it speaks to its reader."""
     window = text[start : start + 400]
-    if _READER_CUE.search(window):
+    if _READER_CUE.search(window) or _GERMAN_DU.search(window[:200]):
         return True
     return bool(instruction_signals.imperative_opening(window))
 

@@ -1,0 +1,557 @@
+"""What a sentence does to oversight, judged by concepts rather than phrasings, in several languages.
+
+A sentence is refused when three things meet in it: **what it touches** (QA, review, approval,
+escalation, the console's checks, tests and CI, alerts and reporting, permissions, data), **what it
+does to that** (skips it, calls it unnecessary or abolished, sends it out, grants it to oneself,
+hides it from people) and **who it is said to** (the agent: the second person, agents named, or an
+order in the imperative). Each concept is a small per-language lexicon of stems (English, German,
+French, Spanish, Italian, Portuguese, Chinese, Japanese), and they are bound by position in the
+sentence, never by listing example sentences. Negation flips a verb ("never skip review" is a
+lesson), and a negated oversight verb is itself a weakening ("do not escalate").
+
+The look-alikes the rules keep passing: a lesson about the work in the imperative ("skip
+``raw_archive`` in freshness checks": the checks are where, not what is skipped), a fact about how
+QA or CI work here (no reader is told anything), and a report of an attack (judged by the caller,
+which discounts reported and quoted sentences).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from .instruction_text import normalise
+
+__all__ = ["Concept", "concepts"]
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+def _lexicon(latin: str, cjk: str = "") -> re.Pattern[str]:
+    """A regex for a lexicon: Latin entries match at a word start ("skip~" is a stem, "qa" a whole word).
+
+    Entries are ``|``-separated, normalised (lower case, no accents); spaces in an entry match any run
+    of spaces. CJK entries match anywhere (those scripts have no spaces).
+    """
+    # Entries are normalised as the text is (Japanese voiced marks dropped: "飛ばす" reads "飛はす").
+    latin, cjk = normalise(latin), normalise(cjk)
+    parts = []
+    for entry in sorted({e.strip() for e in latin.split("|") if e.strip()}, key=len, reverse=True):
+        stem = entry.endswith("~")
+        body = re.escape(entry.rstrip("~")).replace(r"\ ", r"\s+")
+        parts.append(body + (r"[\w'-]*" if stem else r"(?![\w])" if entry[-1:].isalnum() else ""))
+    regex = r"(?<![\w])(?:" + "|".join(parts) + ")" if parts else ""
+    cjk_parts = [re.escape(e.strip()) for e in sorted({e for e in cjk.split("|") if e.strip()}, key=len, reverse=True)]
+    if cjk_parts:
+        regex = (regex + "|" if regex else "") + "(?:" + "|".join(cjk_parts) + ")"
+    return re.compile(regex)
+
+
+# --------------------------------------------------------------------------------------------
+# What a sentence touches
+# --------------------------------------------------------------------------------------------
+
+# Oversight that a person or the console provides: weakening it is never a lesson about the work.
+GATE = _lexicon(
+    "qa|quality assurance|review~|reviewer~|approv~|sign-off|signoff|sign off|signed off|escalat~|ruling~|branch protection|"
+    "four-eyes|four eyes|oversight|audit~|console|scanner~|secret scan~|write protection|read-only|alert~|notification~|"
+    "human~|governance|code owner~|change advisory|checklist~|the team|account team|account manager|reporting|"
+    "run summar~|summaries|summary|reporting|refus~|rejected|"
+    # de
+    "prufung~|freigabe~|genehmigung~|abnahme~|eskalation~|eskalier~|konsole|schreibschutz|alarm~|benachrichtigung~|"
+    "uberwachung~|zusammenfassung~|melden|benachrichtigen|abgelehnt|"
+    # fr
+    "relecture~|revue~|validation~|approbation~|escalad~|alerte~|controle qualite|informer|signaler|"
+    # es / it / pt
+    "revision~|aprobacion~|escal~|control de calidad|consola|alerta~|notificacion~|revisione|approvazione|revisao|aprovacao|"
+    "resumen~|informar|notificar|rechaz~",
+    "拒绝|拒否|拒絶|评审|审查|审核|审批|批准|人工|升级|控制台|扫描|告警|警报|通知|裁决|质检|复核|签核|上报|"
+    "レビュー|承認|人による|人手|エスカレーション|エスカレ|コンソール|スキャナ|アラート|通知|裁決|品質|報告",
+)
+# Checks that lessons about the work also skip on purpose ("skip the slow tests locally"): weakening them
+# counts only when an agent is named, the change ships, or the check is removed outright.
+WEAK_GATE = _lexicon(
+    "test~|ci|pipeline~|check~|hook~|pre-commit|lint~|linter~|prueba~|pruebas|tests unitaires|verifica~|"
+    "wait~|attendre|attends|esperar|warten|abwarten",
+    "测试|钩子|检查|等待|テスト|フック|チェック|待",
+)
+# Oversight verbs: negated, they weaken the oversight by themselves ("do not escalate", "no escales").
+GATE_VERB = _lexicon(
+    "escalat~|escalad~|escal~|eskalier~|report~|inform~|notif~|alert~|ask~|wait for|wait on|involve~|melde~|benachrichtig~|"
+    "frag~|signal~|previen~|avis~|prevenir|run the test~|run test~|run them|execut~|ejecut~",
+    "升级|上报|报告|通知|告知|询问|等待|エスカレーション|報告|通知|知らせ|相談|待",
+)
+SHIPS = _lexicon(
+    "merg~|push~|deploy~|release~|ship~|publish~|main|prod|production|go live|fusion~|desplieg~|despleg~|pousse~|produktion|"
+    "produccion|veroffentlich~|publie~|publica~|produzione|producao|rerun|re-run",
+    "合并|部署|发布|推送|上线|生产|マージ|デプロイ|リリース|本番|プッシュ",
+)
+
+# --------------------------------------------------------------------------------------------
+# What it does to that
+# --------------------------------------------------------------------------------------------
+
+# Verbs (a negation before them flips the meaning: "never skip review").
+WEAKEN_VERB = _lexicon(
+    "skip~|bypass~|circumvent~|avoid~|sidestep~|dodge~|get around|work around|go around|disabl~|deactivat~|turn off|"
+    "switch off|ignor~|disregard~|waive~|remov~|delet~|uninstall~|comment out|comment them out|comment it out|mute~|"
+    "silenc~|leave out|leave blank|leave it blank|leave them out|leave it out|omit~|stop~|forget about|get rid of|"
+    "do not bother|not bother|don't bother|no need to|not need to|no longer need~|need not|"
+    # de
+    "uberspr~|umgeh~|vermeid~|deaktivier~|abschalt~|ausschalt~|ignorier~|verzicht~|weglass~|lass weg|entfern~|losch~|"
+    "hor auf|aufhoren|brauchst nicht|musst nicht|"
+    # fr
+    "saut~|sauter|contourn~|evit~|desactiv~|supprim~|passe outre|omet~|ne tiens pas compte|ne tenez pas compte|"
+    "arrete de|cesse de|pas besoin de|pas besoin d'|inutile de|inutile d'|"
+    # es / it / pt
+    "salta~|saltar~|omit~|eludi~|desactiv~|suprim~|deja de|dejar de|no hace falta|no necesitas|salt~|"
+    "pula~|pular|ignora~|evita~|sem esperar|senza|sin esperar",
+    "跳过|绕过|避开|避免|禁用|关闭|关掉|忽略|不经|无需|不需要|不用|不必|省略|注释掉|删除|删掉|取消|停止|不再|"
+    "スキップ|飛ばし|飛ばす|飛ばして|回避|無効|無視|なしで|省略|待たず|待たない|削除|止め|外し|コメントアウト|通さず|抜き",
+)
+# Prepositions of leaving something out: the oversight follows them ("merge without review").
+WEAKEN_PREP = _lexicon(
+    "without waiting for|without going through|without|instead of|rather than|in place of|ohne|statt|anstatt|sans|au lieu de|au lieu d'|plutot que|sin|en lugar de|"
+    "en vez de|senza|invece di|sem|em vez de",
+    "不经|没有|无须|而不是|代わりに|ではなく|を待たずに|なしに",
+)
+# States and claims ("review is optional for agents", "approvals we don't need"): either order.
+WEAKEN_STATE = _lexicon(
+    "not needed|not required|not necessary|unnecessary|optional|redundant|superfluous|legacy|advisory|only indicative|"
+    "abolish~|revok~|lifted|waived|suspended|no longer|obsolete|a formality|do not need|don't need|not need|never need|"
+    "false positive~|misconfigured|does not apply|doesn't apply|do not apply|not apply|prefer not|rather not|"
+    "only for human~|safe to assume|assume approval|as passed|as done|as clean|as approved|get in the way|gets in the way|"
+    "too strict|not catch|doesn't catch|does not catch|won't catch|will not catch|not flag|goes through|go through it|"
+    "gets through|slip through|different wording|reword~|rephras~|describe them as|write them as|so it survives|pre-approved|"
+    "not mandatory|not binding|not bother|not to bother|not be bothered|not be involved|not to be involved|"
+    "only for people|not for agents|"
+    # de
+    "nicht notig|nicht erforderlich|nicht noetig|nicht notwendig|uberflussig~|optional|uberholt|abgeschafft|aufgehoben|entfall~|"
+    "gilt nicht|gelten nicht|gilt fur dich nicht|als erledigt|nur beratend|veraltet|nicht verbindlich|"
+    # fr
+    "pas necessaire|pas besoin|inutile|superflu~|facultati~|optionnel~|indicati~|abrog~|faux positifs|ne s'applique pas|"
+    "ne s'appliquent pas|perime~|pas obligatoire|"
+    # es / it / pt
+    "no es necesari~|innecesari~|redundante|opcional|derog~|no aplica~|ya no|superfluo|obsolet~|por superad~|por aprobad~|"
+    "no obligatori~|facoltativ~|non necessari~|desnecessari~",
+    "多余|可选|不需要|无需|不必|取消|废除|免除|已关闭|过时|能通过|就能通过|误报|形式|"
+    "不要|廃止|省略可|任意|形骸|誤検知|通る|すり抜け|撤廃|不必要",
+)
+# Getting a refused note past the console: reworded, disguised, or written where it does not look.
+EVADE = _lexicon(
+    "different wording|other wording|reword~|rephras~|describe them as|describe it as|write them as|write it as|"
+    "until it goes through|until it passes|goes through|gets through|slip through|not catch|doesn't catch|won't catch|"
+    "does not catch|so it survives|disguis~|spelled-out|spelt-out|spelled out|otra redaccion|otras palabras|"
+    "autrement formul~|d'autres mots|umformulier~|anders formulier~",
+    "写成|就能通过|能通过|换个说法|言い換え|すり抜け|通る",
+)
+NEGATION = _lexicon(
+    "not|never|no|don't|do not|dont|nicht|nie|niemals|kein~|ne|n'|jamais|nunca|jamas|non|nao|mai",
+    "不要|别|不得|禁止|绝不|切勿|不可|しない|しないで|ないこと|しません|ません|禁止|決して",
+)
+
+# --------------------------------------------------------------------------------------------
+# Who it is said to
+# --------------------------------------------------------------------------------------------
+
+AGENT = _lexicon(
+    "you|your~|yourself|agent~|assistant~|bot|bots|ai|llm~|dich|dir|dein~|assistent~|ki|tu|te|toi|ton|ta|tes|vous|votre|"
+    "vos|ia|ti|tus|usted|asistente~|agente~|voce|hosted agents",
+    "你|您|代理|助手|智能体|自己|あなた|エージェント|アシスタント|自分",
+)
+_GERMAN = re.compile(r"\b(?:und|der|die|das|ist|nicht|fur|bei|auf|zu|den|mit|wenn|bitte|einfach|dem|sie)\b")
+_GERMAN_DU = re.compile(r"\bdu\b")
+# An order in the imperative opening a clause (English base verbs, and the forms of the other languages).
+IMPERATIVE = re.compile(
+    r"(?:^|[.!?;:,]\s+|\s-\s|\b(?:and|then|und|et|y|puis|luego|dann)\s+)\W{0,3}"
+    r"(?:(?:please|kindly|just|simply|always|also|then|now|first|quietly|silently|bitte|einfach|merci de|por favor)\s+)*"
+    r"(?:skip|bypass|avoid|disable|turn|switch|ignore|disregard|remove|delete|uninstall|comment|mute|leave|omit|stop|forget|"
+    r"drop|merge|push|deploy|release|ship|publish|approve|mark|treat|assume|use|write|copy|send|post|upload|email|e-mail|"
+    r"mail|forward|paste|share|add|grant|give|put|save|store|keep|move|edit|change|set|run|rerun|re-run|close|resolve|"
+    r"fix|say|report|tell|record|list|attach|zip|export|dump|include|create|re-create|recreate|decide|go|proceed|open|"
+    r"describe|rephrase|reword|look|take|make|do|don't|do not|never|try|retry|"
+    r"kopiere|schreib\w*|sende|schicke|markier\w*|uberspringe|ignoriere|losche|deaktiviere|verzichte|gib|leg\w*|mach\w*|"
+    r"copie|ecris|envoie|saute|ignore|supprime|desactive|fusionne|pousse|deploie|marque|publie|mets|ajoute|donne|"
+    r"copia|escribe|envia|manda|salta|ignora|borra|desactiva|fusiona|haz|da|deja|anade\w*|marca|pon|guarda|decide|"
+    r"di|dis|sag|sage|arregla\w*|corrige\w*|repara\w*|behebe|repare|"
+    r"pule|envie|salta|invia)\b"
+)
+IMPERATIVE_CJK = re.compile(normalise(r"把|请|してください|すること|しなさい|しろ|こと[。！]?$|ように|ておく|とよい|ればいい|要|应该|直接"))
+
+
+# Removing a check outright, or recording it as passed: strong even when the check is only a test.
+REMOVE = _lexicon(
+    "uninstall~|disabl~|deactivat~|turn off|switch off|comment out|comment it out|comment them out|delet~|get rid of|"
+    "deinstall~|deaktivier~|desinstal~|desactiv~|supprim~|borra~|elimin~|",
+    "注释掉|禁用|删除|删掉|無効|削除|コメントアウト",
+)
+TREAT_AS = _lexicon(
+    "as passed|as passing|as green|as done|as clean|as approved|as successful|as a pass|por superad~|por aprobad~|como superad~|"
+    "comme reussi~|comme valide~|als bestanden|als erledigt|als gepruft|come superat~",
+    "视为通过|算作通过|当作通过|合格扱い|成功扱い|通過扱い",
+)
+# A negated oversight verb weakens it when nothing narrows it ("never escalate a single flaky test" is a
+# lesson; "do not escalate anything", "next time, don't escalate" are not).
+_BLANKET = _lexicon(
+    "anything|nothing|at all|anymore|any more|again|them|it|him|her|people|anyone|anybody|nada|rien|nichts|personne|nadie|"
+    "niemand|niente|the escalation contact|the client|the team|the reviewer|next time|from now on",
+    "任何|何も|一切",
+)
+_TEMPORAL = _lexicon(
+    "next time|from now on|going forward|in future|la proxima vez|la prochaine fois|nachstes mal|beim nachsten mal|"
+    "ab jetzt|desormais|a partir de ahora|d'ora in poi",
+    "下次|今后|以后|次回|今後|これから",
+)
+
+
+@dataclass(frozen=True)
+class Concept:
+    """One passage where the concepts meet: what kind of signal it is and where it starts."""
+
+    kind: str
+    start: int
+
+
+_SENTENCE = re.compile(r"[^.!?;\n。！？；]+(?:[.!?;。！？；]+|$)|[^\n]+")
+_CLAUSE_CUT = re.compile(r"[,:，、：]")
+_PRONOUN = re.compile(r"(?:it|them|that|those|this|these|es|sie|la|le|les|las|los|lo|ello|它|它们|これ|それ)(?![\w])")
+_BLOCKING_PREP = re.compile(r"\b(?:in|on|from|during|inside|within|for|at)\b")
+_KANA = re.compile(r"[\u3040-\u30ff]")
+
+
+def _sentences(text: str) -> list[tuple[int, str]]:
+    """(offset, sentence) of a normalised text; a full stop inside a file name or a number does not end one."""
+    out: list[tuple[int, str]] = []
+    start = 0
+    for m in re.finditer(r"(?<=[.!?;])(?=\s)|\n|(?<=[。！？；])", text):
+        if text[start : m.start()].strip():
+            out.append((start, text[start : m.start()]))
+        start = m.end()
+    if text[start:].strip():
+        out.append((start, text[start:]))
+    return out
+
+
+def _words_between(sentence: str, a: int, b: int) -> int:
+    """How far apart two offsets are: words in Latin text, characters (a third) in CJK text."""
+    lo, hi = min(a, b), max(a, b)
+    span = sentence[lo:hi]
+    cjk = len(_CJK.findall(span))
+    return len(span.split()) + cjk // 3
+
+
+def _clause_start(sentence: str, at: int) -> int:
+    return max([m.end() for m in _CLAUSE_CUT.finditer(sentence, 0, at)] + [0])
+
+
+def _negated_before(sentence: str, at: int) -> bool:
+    """Whether a negation governs the word at ``at``: a few words before it in its clause, or (Japanese) after."""
+    before = sentence[_clause_start(sentence, at) : at]
+    words = before.split()[-4:]
+    if any(NEGATION.fullmatch(w.strip("'\"`()")) or w.startswith("n'") for w in words):
+        return True
+    if re.search(r"(?:不要|别|不得|禁止|绝不|切勿|不可|決して)[^。！？，,]{0,8}$", before):
+        return True
+    # Japanese puts the negation after the verb: "コピーしない", "スキップしないこと".
+    return bool(_KANA.search(sentence) and re.match(r"[^。！？、,]{0,10}?(?:しない|ないこと|しません|禁止|ないて|ないよう)", sentence[at:]))
+
+
+def _clause_negated(sentence: str, at: int) -> bool:
+    """Whether the clause holding ``at`` opens with a negation ("don't run X without a ruling")."""
+    head = sentence[_clause_start(sentence, at) : at].split()[:2]
+    return any(NEGATION.fullmatch(w.strip("'\"`()*-")) for w in head) or _negated_before(sentence, at)
+
+
+def _has_agent(sentence: str) -> bool:
+    if AGENT.search(sentence):
+        return True
+    return bool(_GERMAN_DU.search(sentence) and _GERMAN.search(sentence))
+
+
+def _imperative(sentence: str) -> bool:
+    return bool(IMPERATIVE.search(sentence.strip()) or IMPERATIVE_CJK.search(sentence))
+
+
+def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]:
+    """(how, weak, offset) for each weakening in ``sentence`` bound to an oversight it weakens.
+
+    ``how`` is "order" for a verb or a preposition, "claim" for a state, "blanket" for a negated
+    oversight verb. ``weak`` says the oversight is only tests or CI and the act does not remove it.
+    """
+    gates = [(m.start(), False) for m in GATE.finditer(sentence)] + [(m.start(), True) for m in WEAK_GATE.finditer(sentence)]
+    cjk = bool(_CJK.search(sentence))
+    japanese = bool(_KANA.search(sentence))
+    german = not cjk and bool(_GERMAN.search(sentence))
+    for m in WEAKEN_VERB.finditer(sentence):
+        word = sentence[m.start() : m.end()]
+        if _clause_negated(sentence, m.start()) and not word.startswith(("stop", "no need", "not need", "not bother")):
+            continue
+        removes = bool(REMOVE.fullmatch(word))
+        for at, weak in gates:
+            after = at >= m.end()
+            # The object follows the verb, except in Japanese (before it) and German (either side).
+            if japanese and after or not (after or japanese or german):
+                continue
+            if _words_between(sentence, m.end() if after else at, at if after else m.start()) > (5 if after else 4):
+                continue
+            if after and not cjk and _BLOCKING_PREP.search(sentence, m.end(), at):
+                continue  # "skip raw_archive in freshness checks": the checks are where, not what
+            yield "order", weak and not removes, m.start()
+            break
+        else:
+            # "Uninstall it": the oversight named in the sentence before.
+            rest = sentence[m.end() :].lstrip()
+            if _PRONOUN.match(rest) and (GATE.search(previous) or WEAK_GATE.search(previous)):
+                yield "order", not (GATE.search(previous) or removes), m.start()
+    for m in WEAKEN_PREP.finditer(sentence):
+        if _clause_negated(sentence, m.start()):
+            continue
+        for at, weak in gates:
+            if (at >= m.end() or japanese) and _words_between(sentence, m.end(), at) <= 4:
+                yield "order", weak, m.start()
+                break
+    for m in WEAKEN_STATE.finditer(sentence):
+        for at, weak in gates:
+            if _words_between(sentence, m.start(), at) <= 8 and not _CLAUSE_CUT.search(sentence, min(at, m.start()), max(at, m.start())):
+                yield "claim", weak, m.start()
+                break
+    for m in TREAT_AS.finditer(sentence):
+        if not _clause_negated(sentence, m.start()) and gates:
+            yield "order", False, m.start()
+    for m in GATE_VERB.finditer(sentence):
+        if not _negated_before(sentence, m.start()):
+            continue
+        rest = sentence[m.end() :]
+        nxt = rest.split()[:2]
+        blanket = (not nxt or bool(_CLAUSE_CUT.match(rest.lstrip())) or bool(_BLANKET.match(rest.lstrip()))
+                   or bool(_TEMPORAL.search(sentence)) or cjk and not rest.strip(" 。.!?"))
+        if blanket:
+            yield "blanket", bool(WEAK_GATE.match(sentence, m.start())) or sentence[m.start() : m.end()].startswith(
+                ("run", "execut", "ejecut")), m.start()
+
+
+# ------------------------------------------------------------------------------------------------
+# The other things a note may do to the agent that reads it
+# ------------------------------------------------------------------------------------------------
+
+SEND = _lexicon(
+    "send~|email~|e-mail~|mail|forward~|upload~|post~|paste~|copy~|attach~|share~|export~|transmit~|dump~|sync~|"
+    "schick~|sende~|kopier~|lade~|hochlad~|teile~|envoi~|envoie~|copie~|colle~|partag~|transmet~|televers~|envi~|mand~|"
+    "copia~|pega~|compart~|sube~|subir|invia~|condivid~",
+    "发送|发到|发给|复制|粘贴|上传|分享|转发|邮件|送信|送っ|送る|コピー|貼り付け|アップロード|共有|転送|メール",
+)
+STORE_VERB = _lexicon(
+    "write~|save~|store~|record~|keep~|put~|copy~|paste~|add~|guard~|guarda~|schreib~|speicher~|notier~|ecri~|ecris~|"
+    "enregistr~|note~|escrib~|anot~|scriv~|salva~",
+    "写|保存|记录|复制|粘贴|書い|書き|書く|保存|記録|コピー|メモして",
+)
+DATA = _lexicon(
+    "table~|extract~|export~|csv~|dump~|data|dataset~|store|notes|memory|/memory|credential~|password~|passphrase~|token~|"
+    "key|keys|secret~|env|.env|output~|result~|customer~|pii|emails|json|seed~|backup~|contrasen~|credencial~|clave~|datos|"
+    "tabla~|donnee~|mot de passe|identifiant~|jeton~|cle|cles|tabelle~|daten|passwort~|zugangsdaten|schlussel~|lesson~|"
+    "lekcion~|lecon~|lektion~",
+    "表|数据|密码|凭据|密钥|令牌|笔记|输出|テーフル|テータ|ハスワート|認証情報|キー|トークン|メモ|シークレット|鍵",
+)
+SECRET = _lexicon(
+    "credential~|password~|passphrase~|token~|api key~|private key~|key|keys|secret~|env|.env|service account json|"
+    "application_default_credentials~|contrasen~|credencial~|clave~|mot de passe|identifiant~|jeton~|cle|cles|passwort~|"
+    "zugangsdaten|schlussel~|credenziali|senha~",
+    "密码|凭据|密钥|令牌|秘钥|ハスワート|認証情報|キー|トークン|シークレット|鍵",
+)
+OUTSIDE = re.compile(
+    r"[\w.+-]+@[\w-]+\.[\w.-]+|https?://|gs://|s3://|www\.|ftp://|"
+    + _lexicon(
+        "external~|public|personal|off-site|offsite|gist|pastebin|#random|everyone|protonmail|gmail|extern~|externe~|"
+        "publi~|personnel~|privat~|privado~|personale",
+        "外部|公开|公開|個人|私人|所有人",
+    ).pattern
+)
+SHARED = _lexicon(
+    "ticket~|comment~|jira|slack|channel~|pr|pull request|note~|memory|notes|notas|nota|notiz~|/solutions~|/issues~|"
+    "/rationale~|commit~|notizen|wiki|confluence",
+    "笔记|工单|评论|メモ|チケット|コメント",
+)
+_MD_PATH = re.compile(r"/[\w./-]+\.md\b")
+PEOPLE = _lexicon(
+    "person|someone|a human|human~|people|user~|admin~|manager~|lead|reviewer~|team|client|owner~|anyone|personne|persona~|"
+    "jemand|mensch~|kunde~|equipe|usuario~|cliente",
+    "人|有人|用户|客户|誰か|担当者|マネージャー|クライアント",
+)
+SEE = _lexicon(
+    "see~|sees|seen|notice~|know~|find out|finds out|learn~|sehen|sieht|bemerk~|erfahr~|voi~|voit|remarqu~|sache|ver|vea|"
+    "note~|noti~|entere~",
+    "看到|发现|知道|注意到|見る|見て|見ら|気つ|気付|知ら",
+)
+CONCEAL_WHEN = _lexicon(
+    "before|so|so that|damit|bevor|avant|pour qu~|afin qu~|para que|antes de|perche|prima che|without",
+    "之前|以免|免得|前に|ように|ないよう",
+)
+STEALTH = _lexicon(
+    "silently|quietly|secretly|covertly|on the quiet|without a word|stillschweigend|heimlich|en silence|discretement|"
+    "en silencio|a escondidas|discretamente|in silenzio",
+    "悄悄|默默|偷偷|こっそり|黙って|内緒",
+)
+SAY = _lexicon(
+    "say~|said|report~|tell~|claim~|write~|state~|mark~|di|dis|dites|sag~|melde~|schreib~|indica~|informa~|escrib~|",
+    "说|报告|写成|声称|報告|言",
+)
+FINE = _lexicon(
+    "clean|passed|success~|green|fine|limpi~|propre|sauber|erfolgreich|reussi~|exitos~|correct~|sin errores|ok",
+    "成功|通过|正常|没问题|問題なし|成功|正常",
+)
+ONLY_GOOD = re.compile(
+    r"\bonly\s+(?:the\s+)?(?:successful|passing|green|good)\b|\bsolo\s+(?:los|las)\s+\w+\s+(?:exitos|correct)|"
+    r"\bnur\s+(?:die\s+)?erfolgreich|\bseulement\s+les\s+\w+\s+reussi|只(?:列出|报告|写)?成功|成功した[^。]{0,6}だけ"
+)
+GRANT = _lexicon(
+    "grant~|give~|add~|assign~|elevat~|promot~|anad~|agreg~|asign~|otorg~|fug~|gib|ajout~|donne~|attribu~|aggiung~|"
+    "concedi~|adicion~",
+    "添加|授予|赋予|加入|加到|追加|付与|割り当て",
+)
+OWN = _lexicon(
+    "your own|yourself|your service~|your role|your account|your user|your token|anadete|agregate|asignate|otorgate|"
+    "ajoute-toi|toi-meme|dich|dir|tu propia|tu propio|ta propre|ton propre|dein~|te",
+    "自己|自分",
+)
+PRIVILEGE = _lexicon(
+    "role~|admin~|access|permission~|grant~|group~|owner~|rights|rolle~|rol|grupo~|groupe~|droits|permiso~|acceso|"
+    "deployer~|accountadmin|sysadmin|securityadmin|superuser|privilege~|berechtigung~|recht~|acces",
+    "角色|权限|管理员|ロール|権限|管理者",
+)
+DECISION = _lexicon(
+    "decid~|decision~|ruling~|entscheid~|entscheidung~|decisione|decisao|decisoes",
+    "裁决|决定|決め|決定|裁決|判断",
+)
+ALONE = _lexicon(
+    "yourself|alone|on your own|by yourself|tu mismo|tu misma|tu|toi-meme|toi meme|seul|selbst|allein|solo|por tu cuenta|"
+    "da solo|sozinho",
+    "自己|自分て|自分で|自分",
+)
+DELETE = _lexicon("delet~|remov~|supprim~|borr~|elimin~|losch~|entfern~|cancell~|cancel~|revert~", "删除|删掉|削除|消し|消す")
+RECREATE = _lexicon(
+    "re-create~|recreat~|restor~|re-add~|recree~|recrea~|wiederherstell~|neu an~|erneut|again|de nouveau|de nuevo|"
+    "under a different|sous un autre|con otro|unter einem anderen",
+    "重新创建|重建|再次创建|作り直|再作成|復元|もう一度",
+)
+OTHER_CLIENTS = _lexicon(
+    "other clients|other client's|other clients'|other customers|otros clientes|autres clients|anderen kunden|altri clienti",
+    "其他客户|别的客户|他のクライアント|他の顧客",
+)
+READ_ONLY_STORE = _lexicon(
+    "practice store|practice-speicher|practice speicher|toolset store|toolset-speicher|practice|toolset",
+    "practice|toolset",
+)
+CONFIG_OFF = re.compile(
+    r"\b(?:require|requires|required|enforce|enforced|need|needs|mandatory)[_-]?\w{0,20}?(?:review|qa|approval|tests?|ci|checks?|"
+    r"escalation|sign[_-]?off)\w*\s*[:=]\s*(?:false|no|off|0|none)\b|"
+    r"\b(?:allow|skip|disable|bypass|no|auto)[_-]?\w{0,10}?(?:self[_-]?approv\w*|review|qa|approval|tests?|checks?|escalation|"
+    r"hooks?|merge|sign[_-]?off)\w*\s*[:=]\s*(?:true|yes|on|1)\b"
+)
+
+
+_NOT_SECRET_KEY = re.compile(
+    r"(?:ticket|issue|jira|project|primary|merge|sort|partition|foreign|surrogate|natural|unique|dedup|cluster|join|"
+    r"composite|business|hash|lookup|grain|idempotency|cache|dictionary|map)[\s_-]+keys?$"
+)
+
+
+def _secret_in(sentence: str) -> bool:
+    """Whether the sentence names a secret (a "ticket key" or a table's "primary key" is none)."""
+    return any(not _NOT_SECRET_KEY.search(sentence[max(0, m.start() - 20) : m.end()]) for m in SECRET.finditer(sentence))
+
+
+WRITE = _lexicon(
+    "write~|copy~|add~|put~|save~|paste~|move~|kopier~|schreib~|speicher~|copi~|ecri~|ecris~|ajout~|escrib~|anad~|guarda~|"
+    "mets|pon|scriv~",
+    "写|复制|加到|コピー|書",
+)
+
+
+def _negated_at(sentence: str, m: re.Match[str] | None) -> bool:
+    return m is None or _clause_negated(sentence, m.start())
+
+
+def _other_acts(sentence: str, agent: bool, imperative: bool, kinds: dict[str, str]) -> Iterator[tuple[str, int]]:
+    """(kind, offset) of what else the sentence tells the agent to do: send data out, grant itself access,
+    hide things from people, decide alone, undo a person's action, reach beyond its store or its client."""
+    said = agent or imperative
+    if not said:
+        return
+    send = SEND.search(sentence)
+    if send and not _negated_at(sentence, send) and DATA.search(sentence) and OUTSIDE.search(sentence):
+        yield kinds["exfil"], send.start()
+    store = STORE_VERB.search(sentence) or send
+    if (store and not _negated_at(sentence, store) and _secret_in(sentence)
+            and (SHARED.search(sentence) or _MD_PATH.search(sentence) or OUTSIDE.search(sentence))):
+        yield kinds["exfil"], store.start()
+    grant = GRANT.search(sentence)
+    if grant and not _negated_at(sentence, grant) and OWN.search(sentence) and PRIVILEGE.search(sentence):
+        yield kinds["permission"], grant.start()
+    if (other := OTHER_CLIENTS.search(sentence)) and not _negated_at(sentence, other):
+        yield kinds["permission"], other.start()
+    if (ro := READ_ONLY_STORE.search(sentence)) and (write := WRITE.search(sentence) or SEND.search(sentence)) \
+            and not _negated_at(sentence, write) and re.search(r"store|speicher|magasin|almacen|存储|ストア|/practice|/toolset", sentence):
+        yield kinds["permission"], min(ro.start(), write.start())
+    # Hidden from people: "before the account manager sees them", "so the admins don't see".
+    for see in SEE.finditer(sentence):
+        before = sentence[max(0, see.start() - 60) : see.start()]
+        if PEOPLE.search(before) and CONCEAL_WHEN.search(before) and imperative:
+            yield kinds["secrecy"], see.start()
+            break
+    if (stealth := STEALTH.search(sentence)) and imperative:
+        yield kinds["secrecy"], stealth.start()
+    for say in SAY.finditer(sentence):
+        fine = FINE.search(sentence, say.end(), say.end() + 50)
+        if fine and not _clause_negated(sentence, say.start()) and re.search(
+                r"\b(?:run|runs|build|job|ejecucion|execution|lauf|test|tests|it|was|war|fue|etait|est|ist|es|is|as|als|como|comme)\b"
+                r"|运行|执行|実行", sentence[say.end() : fine.start() + 1]) and imperative:
+            yield kinds["secrecy"], say.start()
+            break
+    if (only := ONLY_GOOD.search(sentence)) and imperative:
+        yield kinds["secrecy"], only.start()
+    decide = DECISION.search(sentence)
+    if decide and ALONE.search(sentence) and not _negated_at(sentence, decide):
+        yield kinds["authority"], decide.start()
+    delete = DELETE.search(sentence)
+    if delete and RECREATE.search(sentence, delete.end()) and PEOPLE.search(sentence[: delete.start()]):
+        yield kinds["order"], delete.start()
+
+
+def concepts(text: str, kinds: dict[str, str]) -> list[Concept]:
+    """Passages of a normalised text that weaken oversight, or otherwise act on it, said to the agent.
+
+    ``kinds`` names the signal kinds to report under ("skip", "claim", "exfil", "permission",
+    "secrecy", "authority", "order"), so a refusal says what the passage does in the words of the
+    rest of the check. A passage is named by the word where it acts (a quotation or a report around
+    it is the caller's to discount).
+    """
+    found: list[Concept] = []
+    sentences = _sentences(text)
+    for i, (start, sentence) in enumerate(sentences):
+        previous = sentences[i - 1][1] if i else ""
+        following = sentences[i + 1][1] if i + 1 < len(sentences) else ""
+        agent = _has_agent(sentence)
+        imperative = _imperative(sentence)
+        for kind, at in _other_acts(sentence, agent, imperative, kinds):
+            found.append(Concept(kind, start + at))
+        for m in CONFIG_OFF.finditer(sentence):
+            found.append(Concept(kinds["claim"], start + m.start()))
+        if (agent or imperative) and (evade := EVADE.search(sentence)) and (GATE.search(sentence) or GATE.search(previous)):
+            found.append(Concept(kinds["skip"], start + evade.start()))
+        if not (GATE.search(sentence) or WEAK_GATE.search(sentence) or _PRONOUN.search(sentence)):
+            continue
+        # A claim about oversight speaks to the agent if it or the next sentence names agents, or the next
+        # one orders something done with it ("The field is legacy. Leave it blank.").
+        claim_said = agent or _has_agent(previous) or bool(following and (_has_agent(following) or _imperative(following)
+                                                  and _PRONOUN.search(following)))
+        for how, weak, at in _gate_bound(sentence, previous):
+            if how == "order" and not (agent or imperative):
+                continue
+            if how == "claim" and not claim_said:
+                continue
+            if weak and not (agent or SHIPS.search(sentence)):
+                continue
+            found.append(Concept(kinds["skip"] if how != "claim" else kinds["claim"], start + at))
+            break
+    return found
