@@ -160,7 +160,9 @@ def _judged(text: str, model: instruction_model.Model) -> Iterable[tuple[str, in
         if not _reported(text, signal.start):
             yield signal.kind, signal.start, ""
     for start, score, feats in instruction_model.passages(model, text):
-        if score >= model.strong or score >= model.threshold and _speaks_to_reader(text, start):
+        # A quoted or reported attempt is judged as the signals are: described, not given.
+        ok = score >= model.strong or score >= model.threshold and _speaks_to_reader(text, start)
+        if ok and not _reported(text, start):
             yield CLASSIFIED, start, ", ".join(f"'{w}'" for w in model.top_words(feats))
 
 
@@ -193,10 +195,11 @@ _REPORTING = re.compile(
     r"asked (?:the )?agents? to|claiming|styled as|injected|injection|phishing|example of|for example|e\.g\.|"
     r"did not follow|didn't follow|not followed|flagged|redacted|reported it|is not a standing decision|suspicious|"
     r"is data, not|shows up in|shown up in|we watch for|are refused|is refused|was refused|"
-    r"enthielt|versuchte|verdachtig|nicht gefolgt|tentait|tentative|contenait|suspecte?|pas suivi|intentaba|intento de|"
+    r"enthielt|versuchte|verdachtig|nicht gefolgt|nicht befolgt|dazu bringen sollte|tentait|tentative|contenait|suspecte?|pas suivi|intentaba|intento de|"
     r"contenia|sospechosa|no lo seguimos)\b|试图|企图|注入|可疑|没有照做|試み|注入|不審|従わず"
 )
-_QUOTED = re.compile(r'"[^"\n]{3,300}"|「[^」\n]{2,300}」|『[^』\n]{2,300}』')
+# A quotation holds words ("... disregard your rules ..."); a quoted JSON key or value ("skip_qa") is syntax.
+_QUOTED = re.compile(r'"[^"\n]{0,300}[\s\u3000-\u9fff][^"\n]{0,300}"|「[^」\n]{2,300}」|『[^』\n]{2,300}』')
 _SENTENCE_END = re.compile(r"[.!?;。！？\n]")
 
 
