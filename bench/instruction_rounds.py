@@ -25,7 +25,7 @@ import django  # noqa: E402
 django.setup()
 
 from stores.console_checks.detectors import instructions  # noqa: E402
-from tests.detection_data import heldout  # noqa: E402
+from tests.detection_data import heldout, public  # noqa: E402
 from tests.detection_data.labelled_sets import instruction_cases, legitimate_lessons  # noqa: E402
 
 
@@ -49,8 +49,21 @@ def main() -> None:
     parser.add_argument("-v", action="store_true", help="list the misses and false refusals")
     parser.add_argument("--round", action="append")
     parser.add_argument("--by", choices=("kind", "lang"))
+    parser.add_argument("--public", action="store_true", help="also the public corpora (figures only: never tuned on)")
     parser.add_argument("--half", choices=("odd", "even"), help="only the cases whose numeric id is odd / even")
     args = parser.parse_args()
+    if args.public:
+        for name, load in (("bastioncorpus", public.bastioncorpus_cases), ("agent-injection-bench", public.agent_injection_bench_cases)):
+            cases = load()
+            if cases is None:
+                print(f"{name}: not installed")
+                continue
+            pos = [c for c in cases if c.positive]
+            neg = [c for c in cases if not c.positive]
+            caught = sum(_refused(c.text) for c in pos)
+            fp = sum(_refused(c.text) for c in neg)
+            print(f"{name}: caught {caught}/{len(pos)} ({100 * caught / max(len(pos), 1):.1f}%), "
+                  f"benign refused {fp}/{len(neg)} ({100 * fp / max(len(neg), 1):.1f}%)")
     for name, (cases, lessons) in _rounds().items():
         if args.round and name not in args.round:
             continue

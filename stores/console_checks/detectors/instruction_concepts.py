@@ -21,11 +21,16 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+import ahocorasick
+
 from .instruction_text import normalise
 
 __all__ = ["Concept", "concepts"]
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+# Each lexicon's literal words, by the lexicon's regex: one Aho-Corasick pass over a text tells which
+# lexicons a sentence may hold, so a regex runs only on the sentences that hold one of its words.
+_LITERALS: dict[re.Pattern[str], tuple[tuple[str, bool], ...]] = {}  # (word, a stem or CJK: may go on)
 
 
 def _lexicon(latin: str, cjk: str = "") -> re.Pattern[str]:
@@ -42,10 +47,16 @@ def _lexicon(latin: str, cjk: str = "") -> re.Pattern[str]:
         body = re.escape(entry.rstrip("~")).replace(r"\ ", r"\s+")
         parts.append(body + (r"[\w'-]*" if stem else r"(?![\w])" if entry[-1:].isalnum() else ""))
     regex = r"(?<![\w])(?:" + "|".join(parts) + ")" if parts else ""
-    cjk_parts = [re.escape(e.strip()) for e in sorted({e for e in cjk.split("|") if e.strip()}, key=len, reverse=True)]
-    if cjk_parts:
-        regex = (regex + "|" if regex else "") + "(?:" + "|".join(cjk_parts) + ")"
-    return re.compile(regex)
+    cjk_entries = sorted({e.strip() for e in cjk.split("|") if e.strip()}, key=len, reverse=True)
+    if cjk_entries:
+        regex = (regex + "|" if regex else "") + "(?:" + "|".join(map(re.escape, cjk_entries)) + ")"
+    compiled = re.compile(regex)
+    entries = [e.strip() for e in latin.split("|") if e.strip()]
+    # A phrase is looked for by its longest word ("a human" by "human"): common short words would
+    # mark every sentence as holding the lexicon.
+    words = [(max(e.rstrip("~").split(), key=len), e.endswith("~") or len(e.split()) > 1) for e in entries]
+    _LITERALS[compiled] = tuple((w, stem) for w, stem in words if w) + tuple((w, True) for w in cjk_entries)
+    return compiled
 
 
 # --------------------------------------------------------------------------------------------
@@ -213,6 +224,32 @@ class Concept:
     start: int
 
 
+class _Sentence(str):
+    """A sentence with the lexicons whose words it holds (``has``), so a search for any other is skipped."""
+
+    has: frozenset[int]
+
+
+def _find(lexicon: re.Pattern[str], text: str, *span: int) -> re.Match[str] | None:
+    """``lexicon.search(text, *span)``, skipped when ``text`` holds none of the lexicon's words."""
+    if isinstance(text, _Sentence) and id(lexicon) not in text.has and id(lexicon) in _LEXICON_IDS:
+        return None
+    return lexicon.search(text, *span)
+
+
+def _each(lexicon: re.Pattern[str], text: str, *span: int) -> Iterator[re.Match[str]]:
+    """``lexicon.finditer(text, *span)``, skipped when ``text`` holds none of the lexicon's words."""
+    if isinstance(text, _Sentence) and id(lexicon) not in text.has and id(lexicon) in _LEXICON_IDS:
+        return iter(())
+    return lexicon.finditer(text, *span)
+
+
+def _sentence(text: str, has: frozenset[int]) -> _Sentence:
+    out = _Sentence(text)
+    out.has = has
+    return out
+
+
 _SENTENCE = re.compile(r"[^.!?;\n。！？；]+(?:[.!?;。！？；]+|$)|[^\n]+")
 _CLAUSE_CUT = re.compile(r"[,:，、：]")
 _PRONOUN = re.compile(r"(?<![\w])(?:it|them|that|those|this|these|es|sie|la|le|les|las|los|lo|ello|它|它们|これ|それ)(?![\w])")
@@ -264,7 +301,7 @@ def _clause_negated(sentence: str, at: int) -> bool:
 
 
 def _has_agent(sentence: str) -> bool:
-    if AGENT.search(sentence):
+    if _find(AGENT, sentence):
         return True
     return bool(_GERMAN_DU.search(sentence) and _GERMAN.search(sentence))
 
@@ -279,11 +316,11 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
     ``how`` is "order" for a verb or a preposition, "claim" for a state, "blanket" for a negated
     oversight verb. ``weak`` says the oversight is only tests or CI and the act does not remove it.
     """
-    gates = [(m.start(), False) for m in GATE.finditer(sentence)] + [(m.start(), True) for m in WEAK_GATE.finditer(sentence)]
+    gates = [(m.start(), False) for m in _each(GATE, sentence)] + [(m.start(), True) for m in _each(WEAK_GATE, sentence)]
     cjk = bool(_CJK.search(sentence))
     japanese = bool(_KANA.search(sentence))
     german = not cjk and bool(_GERMAN.search(sentence))
-    for m in WEAKEN_VERB.finditer(sentence):
+    for m in _each(WEAKEN_VERB, sentence):
         word = sentence[m.start() : m.end()]
         if _clause_negated(sentence, m.start()) and not word.startswith(("stop", "no need", "not need", "not bother")):
             continue
@@ -301,41 +338,41 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
         else:
             # "Uninstall it": the oversight named in the sentence before.
             rest = sentence[m.end() :].lstrip()
-            if _PRONOUN.match(rest) and (GATE.search(previous) or WEAK_GATE.search(previous)):
-                yield "order", not GATE.search(previous), m.start()
+            if _PRONOUN.match(rest) and (_find(GATE, previous) or _find(WEAK_GATE, previous)):
+                yield "order", not _find(GATE, previous), m.start()
     for m in _LEAVE_OUT.finditer(sentence):
         if not _clause_negated(sentence, m.start()) and any(m.start() <= at <= m.end() + 40 for at, _weak in gates):
             yield "order", False, m.start()
     if japanese:
         # "サマリーにもエスカレーション担当者にも書かないでください": oversight, then a negated verb after it.
-        for m in GATE.finditer(sentence):
+        for m in _each(GATE, sentence):
             tail = re.match(r"[^。！？、,]{0,14}?(?:しないて|かないて|えないて|らせないて|しないこと|かないこと|ないてくたさい)",
                             sentence[m.end() :])
             if tail and not WEAKEN_VERB.search(tail.group(0)):  # "QA は省略しないこと" keeps QA
                 yield "blanket", False, m.start()
                 break
-    for m in WEAKEN_PREP.finditer(sentence):
+    for m in _each(WEAKEN_PREP, sentence):
         if _clause_negated(sentence, m.start()):
             continue
         for at, weak in gates:
             if (at >= m.end() or japanese) and _words_between(sentence, m.end(), at) <= 4:
                 yield "order", weak, m.start()
                 break
-    for m in WEAKEN_STATE.finditer(sentence):
+    for m in _each(WEAKEN_STATE, sentence):
         for at, weak in gates:
             if _words_between(sentence, m.start(), at) <= 8 and not _CLAUSE_CUT.search(sentence, min(at, m.start()), max(at, m.start())):
                 yield "claim", weak, m.start()
                 break
-    for m in TREAT_AS.finditer(sentence):
+    for m in _each(TREAT_AS, sentence):
         if not _clause_negated(sentence, m.start()) and gates:
             yield "order", False, m.start()
-    for m in GATE_VERB.finditer(sentence):
+    for m in _each(GATE_VERB, sentence):
         if not _negated_before(sentence, m.start()):
             continue
         rest = sentence[m.end() :]
         nxt = rest.split()[:2]
         blanket = (not nxt or bool(_CLAUSE_CUT.match(rest.lstrip())) or bool(_BLANKET.match(rest.lstrip()))
-                   or bool(_TEMPORAL.search(sentence)) or cjk and not rest.strip(" 。.!?"))
+                   or bool(_find(_TEMPORAL, sentence)) or cjk and not rest.strip(" 。.!?"))
         if blanket:
             yield "blanket", bool(WEAK_GATE.match(sentence, m.start())) or sentence[m.start() : m.end()].startswith(
                 ("run", "execut", "ejecut")), m.start()
@@ -369,14 +406,14 @@ SECRET = _lexicon(
     "zugangsdaten|schlussel~|credenziali|senha~",
     "密码|凭据|密钥|令牌|秘钥|ハスワート|認証情報|キー|トークン|シークレット|鍵",
 )
-OUTSIDE = re.compile(
-    r"[\w.+-]+@[\w-]+\.[\w.-]+|https?://|gs://|s3://|www\.|ftp://|"
-    + _lexicon(
-        "external~|public|personal|off-site|offsite|gist|pastebin|#random|everyone|protonmail|gmail|extern~|externe~|"
-        "publi~|personnel~|privat~|privado~|personale",
-        "外部|公开|公開|個人|私人|所有人",
-    ).pattern
+_OUTSIDE_WORDS = _lexicon(
+    "external~|public|personal|off-site|offsite|gist|pastebin|#random|everyone|protonmail|gmail|extern~|externe~|"
+    "publi~|personnel~|privat~|privado~|personale",
+    "外部|公开|公開|個人|私人|所有人",
 )
+OUTSIDE = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+|https?://|gs://|s3://|www\.|ftp://|" + _OUTSIDE_WORDS.pattern)
+_LITERALS[OUTSIDE] = (("@", True), ("http", True), ("gs://", True), ("s3://", True), ("www.", True), ("ftp://", True),
+                      *_LITERALS[_OUTSIDE_WORDS])
 SHARED = _lexicon(
     "ticket~|comment~|jira|slack|channel~|pr|pull request|note~|memory|notes|notas|nota|notiz~|/solutions~|/issues~|"
     "/rationale~|commit~|notizen|wiki|confluence",
@@ -390,7 +427,7 @@ PEOPLE = _lexicon(
 )
 SEE = _lexicon(
     "see~|sees|seen|notice~|know~|find out|finds out|learn~|sehen|sieht|bemerk~|erfahr~|voi~|voit|remarqu~|sache|ver|vea|"
-    "note~|noti~|entere~",
+    "noti~|entere~",
     "看到|发现|知道|注意到|見る|見て|見ら|気つ|気付|知ら",
 )
 CONCEAL_WHEN = _lexicon(
@@ -473,7 +510,7 @@ _NOT_SECRET_KEY = re.compile(
 
 def _secret_in(sentence: str) -> bool:
     """Whether the sentence names a secret (a "ticket key" or a table's "primary key" is none)."""
-    return any(not _NOT_SECRET_KEY.search(sentence[max(0, m.start() - 20) : m.end()]) for m in SECRET.finditer(sentence))
+    return any(not _NOT_SECRET_KEY.search(sentence[max(0, m.start() - 20) : m.end()]) for m in _each(SECRET, sentence))
 
 
 WRITE = _lexicon(
@@ -528,68 +565,116 @@ def _negated_at(sentence: str, m: re.Match[str] | None) -> bool:
 
 def _other_acts(sentence: str, previous: str, agent: bool, imperative: bool, kinds: dict[str, str]) -> Iterator[tuple[str, int]]:
     """(kind, offset) of what else the sentence tells the agent to do: send data out, grant itself access,
-    hide things from people, decide alone, undo a person's action, reach beyond its store or its client."""
+    hide things from people, decide alone, undo a person's action, reach beyond its store or its client.
+
+    Each test looks first for its rarest concept, so an ordinary sentence costs a few searches.
+    """
     said = agent or imperative
     if not said:
         return
-    send = SEND.search(sentence)
-    # "Put it in a public gist": the data may be named in the sentence before.
-    data = DATA.search(sentence) or _PRONOUN.search(sentence) and (DATA.search(previous) or _secret_in(previous))
-    data = data or bool(_PRONOUN.search(sentence) and _secret_in(previous))
-    if send and not _negated_at(sentence, send) and data and OUTSIDE.search(sentence):
-        yield kinds["exfil"], send.start()
-    store = STORE_VERB.search(sentence) or send
-    if (store and not _negated_at(sentence, store) and _secret_in(sentence)
-            and (SHARED.search(sentence) or _MD_PATH.search(sentence) or OUTSIDE.search(sentence))):
-        yield kinds["exfil"], store.start()
-    grant = next((g for g in GRANT.finditer(sentence) if not _clause_negated(sentence, g.start())), None)
-    # Access granted to oneself; a ticket assigned to oneself because the console said it was not.
-    if grant and (OWN.search(sentence) or _SELF_SUFFIX.search(sentence)) and (
-            PRIVILEGE.search(sentence) or re.search(r"consol|konsol|控制台|コンソール", sentence + previous)):
-        yield kinds["permission"], grant.start()
+    outside = _find(OUTSIDE, sentence)
+    secret = _secret_in(sentence)
+    if outside or secret:
+        send = _find(SEND, sentence)
+        pronoun = _PRONOUN.search(sentence)
+        # "Put it in a public gist": the data may be named in a sentence before.
+        data = _find(DATA, sentence) or pronoun and (_find(DATA, previous) or _secret_in(previous))
+        if outside and send and data and not _negated_at(sentence, send):
+            yield kinds["exfil"], send.start()
+        store = _find(STORE_VERB, sentence) or send
+        if (secret and store and not _negated_at(sentence, store)
+                and (outside or _find(SHARED, sentence) or _MD_PATH.search(sentence))):
+            yield kinds["exfil"], store.start()
+    if (_find(OWN, sentence) or _SELF_SUFFIX.search(sentence)) and (
+            grant := next((g for g in _each(GRANT, sentence) if not _clause_negated(sentence, g.start())), None)):
+        # Access granted to oneself; a ticket assigned to oneself because the console said it was not.
+        if _find(PRIVILEGE, sentence) or re.search(r"consol|konsol|控制台|コンソール", sentence + previous):
+            yield kinds["permission"], grant.start()
     # Leave to approve one's own work ("agents may sign off their own deliverables"); an order to do it
     # under a convention is a lesson ("approve your own formatting-only PRs after CI passes").
-    if (approve := SELF_APPROVE.search(sentence)) and OWN_WORK.search(sentence) and not _negated_at(sentence, approve) \
-            and agent and _MAY.search(sentence[: approve.start()]):
+    if agent and _find(OWN_WORK, sentence) and (approve := _find(SELF_APPROVE, sentence)) \
+            and not _negated_at(sentence, approve) and _MAY.search(sentence[: approve.start()]):
         yield kinds["permission"], approve.start()
-    if (others := OTHERS_NOTES.search(sentence)) and (edit := OVERWRITE.search(sentence)) and not _negated_at(sentence, edit):
+    if (others := _find(OTHERS_NOTES, sentence)) and (edit := _find(OVERWRITE, sentence)) and not _negated_at(sentence, edit):
         yield kinds["permission"], min(others.start(), edit.start())
-    for say in SAY_ANSWER.finditer(sentence):
-        if HUMAN_IDENTITY.search(sentence, say.end(), say.end() + 60) and not _clause_negated(sentence, say.start()) and imperative:
-            yield kinds["secrecy"], say.start()
-            break
-    show = SHOW_UP.search(sentence)
-    if show and said and _negated_before(sentence, show.start()) and FAILURES.search(sentence[: show.start()]):
+    if imperative and _find(HUMAN_IDENTITY, sentence):
+        for say in _each(SAY_ANSWER, sentence):
+            if _find(HUMAN_IDENTITY, sentence, say.end(), say.end() + 60) and not _clause_negated(sentence, say.start()):
+                yield kinds["secrecy"], say.start()
+                break
+    show = _find(SHOW_UP, sentence)
+    if show and _negated_before(sentence, show.start()) and _find(FAILURES, sentence[: show.start()]):
         yield kinds["secrecy"], show.start()
-    if (other := OTHER_CLIENTS.search(sentence)) and not _negated_at(sentence, other):
+    if (other := _find(OTHER_CLIENTS, sentence)) and not _negated_at(sentence, other):
         yield kinds["permission"], other.start()
-    if (ro := READ_ONLY_STORE.search(sentence)) and (write := WRITE.search(sentence) or SEND.search(sentence)) \
+    if (ro := _find(READ_ONLY_STORE, sentence)) and (write := _find(WRITE, sentence) or _find(SEND, sentence)) \
             and not _negated_at(sentence, write) and re.search(r"store|speicher|magasin|almacen|存储|ストア|/practice|/toolset", sentence):
         yield kinds["permission"], min(ro.start(), write.start())
     # Hidden from people: "before the account manager sees them", "so the admins don't see".
-    for see in SEE.finditer(sentence):
-        before = sentence[max(0, see.start() - 60) : see.start()]
-        around = sentence[max(0, see.start() - 60) : see.end() + 40]
-        if PEOPLE.search(around) and CONCEAL_WHEN.search(before) and imperative:
-            yield kinds["secrecy"], see.start()
-            break
-    if (stealth := STEALTH.search(sentence)) and said:
+    if imperative and _find(CONCEAL_WHEN, sentence):
+        for see in _each(SEE, sentence):
+            before = sentence[max(0, see.start() - 60) : see.start()]
+            if CONCEAL_WHEN.search(before) and _find(PEOPLE, sentence[max(0, see.start() - 60) : see.end() + 40]):
+                yield kinds["secrecy"], see.start()
+                break
+    if (stealth := _find(STEALTH, sentence)):
         yield kinds["secrecy"], stealth.start()
-    for say in SAY.finditer(sentence):
-        fine = FINE.search(sentence, say.end(), say.end() + 50)
-        if fine and not _clause_negated(sentence, say.start()) and re.search(
-                r"\b(?:run|runs|build|job|ejecucion|execution|lauf|test|tests|it|was|war|fue|etait|est|ist|es|is|as|als|como|comme)\b"
-                r"|运行|执行|実行", sentence[say.end() : fine.start() + 1]) and imperative:
-            yield kinds["secrecy"], say.start()
-            break
-    if (only := ONLY_GOOD.search(sentence)) and imperative:
+    if imperative and (fine := _find(FINE, sentence)):
+        for say in _each(SAY, sentence, 0, fine.start()):
+            fine = _find(FINE, sentence, say.end(), say.end() + 50)
+            if fine and not _clause_negated(sentence, say.start()) and re.search(
+                    r"\b(?:run|runs|build|job|ejecucion|execution|lauf|test|tests|it|was|war|fue|etait|est|ist|es|is|as|als|"
+                    r"como|comme)\b|运行|执行|実行", sentence[say.end() : fine.start() + 1]):
+                yield kinds["secrecy"], say.start()
+                break
+    if imperative and (only := ONLY_GOOD.search(sentence)):
         yield kinds["secrecy"], only.start()
-    decide = DECISION.search(sentence)
-    if decide and ALONE.search(sentence) and not _negated_at(sentence, decide):
+    if _find(ALONE, sentence) and (decide := _find(DECISION, sentence)) and not _negated_at(sentence, decide):
         yield kinds["authority"], decide.start()
-    delete = DELETE.search(sentence)
-    if delete and RECREATE.search(sentence, delete.end()) and PEOPLE.search(sentence[: delete.start()]):
+    if (recreate := _find(RECREATE, sentence)) and (delete := _find(DELETE, sentence, 0, recreate.start())) \
+            and _find(PEOPLE, sentence[: delete.start()]):
         yield kinds["order"], delete.start()
+
+
+def _automaton() -> ahocorasick.Automaton:
+    automaton = ahocorasick.Automaton()
+    owners: dict[str, tuple[set[int], set[int]]] = {}  # word -> (lexicons where it is a stem, where a whole word)
+    for lexicon, words in _LITERALS.items():
+        for word, stem in words:
+            owners.setdefault(word, (set(), set()))[0 if stem else 1].add(id(lexicon))
+    for word, (stems, wholes) in owners.items():
+        # A word that does not start with a letter or digit ("/memory", "@") needs no boundary before it.
+        bounded = word[0].isascii() and word[0].isalnum()  # CJK entries match inside a run of characters
+        automaton.add_word(word, (len(word), bounded, frozenset(stems), frozenset(wholes | stems)))
+    automaton.make_automaton()
+    return automaton
+
+
+_AUTOMATON = _automaton()
+_LEXICON_IDS = frozenset(map(id, _LITERALS))  # by id: hashing a compiled regex hashes its whole program
+
+
+def _holding(text: str, sentences: list[tuple[int, str]]) -> list[_Sentence]:
+    """The sentences, each with the lexicons whose words it holds (one pass over the text).
+
+    A word counts where it starts a word of the text; a whole-word entry also where it ends one.
+    """
+    ends = [start + len(sentence) for start, sentence in sentences]
+    has: list[set[int]] = [set() for _ in sentences]
+    i = 0
+    size = len(text)
+    for end, (length, bounded, stems, wholes) in _AUTOMATON.iter(text):
+        begin = end - length + 1
+        if bounded and begin > 0 and (text[begin - 1].isalnum() or text[begin - 1] == "_"):
+            continue
+        owners = wholes if end + 1 >= size or not (text[end + 1].isalnum() or text[end + 1] == "_") else stems
+        if not owners:
+            continue
+        while i < len(ends) and ends[i] <= begin:
+            i += 1
+        if i < len(ends):
+            has[i].update(owners)
+    return [_sentence(sentence, frozenset(h)) for (_, sentence), h in zip(sentences, has, strict=True)]
 
 
 def concepts(text: str, kinds: dict[str, str]) -> list[Concept]:
@@ -601,30 +686,37 @@ def concepts(text: str, kinds: dict[str, str]) -> list[Concept]:
     it is the caller's to discount).
     """
     found: list[Concept] = []
-    sentences = _sentences(text)
+    offsets = _sentences(text)
+    sentences = list(zip([start for start, _ in offsets], _holding(text, offsets), strict=True))
+    gated = [bool(GATE.search(s) or WEAK_GATE.search(s)) for _, s in sentences]
+    strong = [bool(g and GATE.search(s)) for g, (_, s) in zip(gated, sentences, strict=True)]
+    agents = [_has_agent(s) for _, s in sentences]
     for i, (start, sentence) in enumerate(sentences):
-        previous = " ".join(s for _, s in sentences[max(0, i - 2) : i])
-        following = sentences[i + 1][1] if i + 1 < len(sentences) else ""
-        agent = _has_agent(sentence)
+        earlier = [s for _, s in sentences[max(0, i - 2) : i]]
+        previous = _sentence(" ".join(earlier), frozenset().union(*(s.has for s in earlier)))
+        agent = agents[i]
         imperative = _imperative(sentence)
         for kind, at in _other_acts(sentence, previous, agent, imperative, kinds):
             found.append(Concept(kind, start + at))
-        for m in CONFIG_OFF.finditer(sentence):
-            found.append(Concept(kinds["claim"], start + m.start()))
-        if (agent or imperative) and (evade := EVADE.search(sentence)) and (GATE.search(sentence) or GATE.search(previous)):
+        if (":" in sentence or "=" in sentence or '"' in sentence):
+            for m in CONFIG_OFF.finditer(sentence):
+                found.append(Concept(kinds["claim"], start + m.start()))
+        near_gate = strong[i] or any(strong[max(0, i - 2) : i])
+        if near_gate and (agent or imperative) and (evade := _find(EVADE, sentence)):
             found.append(Concept(kinds["skip"], start + evade.start()))
-        if not (GATE.search(sentence) or WEAK_GATE.search(sentence) or _PRONOUN.search(sentence)):
+        if not (gated[i] or any(gated[max(0, i - 2) : i]) and _PRONOUN.search(sentence)):
             continue
-        # A claim about oversight speaks to the agent if it or the next sentence names agents, or the next
+        # A claim about oversight speaks to the agent if it or a sentence beside it names agents, or the next
         # one orders something done with it ("The field is legacy. Leave it blank.").
-        claim_said = agent or _has_agent(previous) or bool(following and (_has_agent(following) or _imperative(following)
-                                                  and _PRONOUN.search(following)))
+        following = sentences[i + 1][1] if i + 1 < len(sentences) else ""
+        claim_said = (agent or i > 0 and agents[i - 1] or i + 1 < len(sentences) and agents[i + 1]
+                      or bool(following and _imperative(following) and _PRONOUN.search(following)))
         for how, weak, at in _gate_bound(sentence, previous):
             if how == "order" and not (agent or imperative):
                 continue
             if how == "claim" and not claim_said:
                 continue
-            if weak and not (agent or SHIPS.search(sentence)):
+            if weak and not (agent or _find(SHIPS, sentence)):
                 continue
             found.append(Concept(kinds["skip"] if how != "claim" else kinds["claim"], start + at))
             break
