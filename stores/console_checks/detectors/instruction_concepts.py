@@ -136,7 +136,8 @@ WEAKEN_STATE = _lexicon(
     "too strict|not catch|doesn't catch|does not catch|won't catch|will not catch|not flag|goes through|go through it|"
     "gets through|slip through|different wording|reword~|rephras~|describe them as|write them as|so it survives|pre-approved|"
     "not mandatory|not binding|not bother|not to bother|not be bothered|not be involved|not to be involved|"
-    "only for people|not for agents|not meant for agents|nicht fur agenten|pas pour les agents|no para los agentes|"
+    "only for people|does not concern you|doesn't concern you|ne te concerne pas|ne vous concerne pas|"
+    "betrifft dich nicht|no te afecta|no se aplica a ti|no aplica para ti|not for agents|not meant for agents|nicht fur agenten|pas pour les agents|no para los agentes|"
     # de
     "nicht notig|nicht erforderlich|nicht noetig|nicht notwendig|uberflussig~|optional|uberholt|abgeschafft|aufgehoben|entfall~|"
     "gilt nicht|gelten nicht|gilt fur dich nicht|als erledigt|nur beratend|veraltet|nicht verbindlich|"
@@ -190,8 +191,20 @@ IMPERATIVE = re.compile(
     r"copia|escribe|envia|manda|salta|ignora|borra|desactiva|fusiona|haz|da|deja|anade\w*|marca|pon|guarda|decide|"
     r"di|dis|sag|sage|arregla\w*|corrige\w*|repara\w*|behebe|repare|pipe|define|exclude|reassign|assign|overwrite|"
     r"formulier\w*|fuhre|fuhr|lass|melde|nenne|liste|zeige|fuge|trage|setze|nimm|verwende|benutze|nutze|"
-    r"attribue\w*|recopie|lis|colle|reponds|asigna\w*|reasigna\w*|"
+    r"attribue\w*|recopie|lis|colle|reponds|asigna\w*|reasigna\w*|answer|reply|respond|"
     r"pule|envie|salta|invia)\b"
+)
+# Any English verb in the imperative: a bare word opening a clause, then its object ("archive the ...",
+# "put your ..."). Words that open statements (articles, pronouns, prepositions, auxiliaries) and forms
+# that are not bare (-s, -ed, -ing, -ly) are left out.
+_EN_IMPERATIVE = re.compile(
+    r"(?:^|[.!?;:,]\s+|\b(?:and|then|so)\s+)\W{0,3}(?:(?:please|always|never|just|also|first|then|now)\s+)*"
+    r"(?!(?:the|a|an|this|that|these|those|it|its|we|i|you|they|he|she|there|here|our|my|your|their|some|all|each|"
+    r"every|no|if|when|while|because|since|for|in|on|at|of|to|from|by|with|as|is|are|was|were|be|been|has|have|had|"
+    r"do|does|did|can|could|will|would|should|may|might|must|not|but|or|and|so|than|then|after|before|once|until|"
+    r"unless|only|most|many|much|more|less|both|either|neither|one|two|three|new|old|why|what|how|who|where|which)\b)"
+    r"[a-z]{2,}(?<![^s]s)(?<!ed)(?<!ing)(?<!ly)\s+(?:the|a|an|your|all|every|each|any|this|these|those|it|them|its|their|"
+    r"our|my|up|out|off|down)\b"
 )
 IMPERATIVE_CJK = re.compile(normalise(r"いただけますか|いただけませんか|てもらえますか|お願い|可以吗|能不能|麻烦|把|请|してください|すること|しなさい|しろ|こと[。！]?$|ように|ておく|とよい|ればいい|要|应该|直接"))
 
@@ -307,7 +320,7 @@ def _has_agent(sentence: str) -> bool:
 
 
 def _imperative(sentence: str) -> bool:
-    return bool(IMPERATIVE.search(sentence.strip()) or IMPERATIVE_CJK.search(sentence))
+    return bool(IMPERATIVE.search(sentence.strip()) or IMPERATIVE_CJK.search(sentence) or _EN_IMPERATIVE.search(sentence))
 
 
 def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]:
@@ -408,7 +421,7 @@ SECRET = _lexicon(
 )
 _OUTSIDE_WORDS = _lexicon(
     "external~|public|personal|off-site|offsite|gist|pastebin|#random|everyone|protonmail|gmail|extern~|externe~|"
-    "publi~|personnel~|privat~|privado~|personale",
+    "publi~|personnel~|privat~|privado~|personale|offentlich~",
     "外部|公开|公開|個人|私人|所有人",
 )
 OUTSIDE = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+|https?://|gs://|s3://|www\.|ftp://|" + _OUTSIDE_WORDS.pattern)
@@ -452,7 +465,7 @@ ONLY_GOOD = re.compile(
     r"\bnur\s+(?:die\s+)?erfolgreich|\bseulement\s+les\s+\w+\s+reussi|只(?:列出|报告|写)?成功|成功した[^。]{0,6}だけ"
 )
 GRANT = _lexicon(
-    "reassign~|reasign~|grant~|give~|add~|assign~|elevat~|promot~|anad~|agreg~|asign~|otorg~|fug~|gib|ajout~|donne~|attribu~|aggiung~|"
+    "put|make|set|include|reassign~|reasign~|grant~|give~|add~|assign~|elevat~|promot~|anad~|agreg~|asign~|otorg~|fug~|gib|ajout~|donne~|attribu~|aggiung~|"
     "concedi~|adicion~",
     "添加|授予|赋予|加入|加到|追加|付与|割り当て",
 )
@@ -514,7 +527,7 @@ def _secret_in(sentence: str) -> bool:
 
 
 WRITE = _lexicon(
-    "write~|copy~|add~|put~|save~|paste~|move~|kopier~|schreib~|speicher~|copi~|ecri~|ecris~|ajout~|escrib~|anad~|guarda~|"
+    "recopi~|re-copy~|recopy~|write~|copy~|add~|put~|save~|paste~|move~|kopier~|schreib~|speicher~|copi~|ecri~|ecris~|ajout~|escrib~|anad~|guarda~|"
     "mets|pon|scriv~",
     "写|复制|加到|コピー|書",
 )
@@ -555,8 +568,8 @@ _MAY = re.compile(
     r"puede|pueden|possono|podem)\b|可以|できる|てよい|てもよい|かまわない"
 )
 _SELF_SUFFIX = re.compile(r"\w+-toi\b|\b(?:asigna|reasigna|anade|agrega|otorga|atribuye)(?:te|telo|tela)\b")
-_ALL = re.compile(r"(?:all|every|any|alle|allen|tous|toutes|todas|todos|tutti|tutte)\s+(?:\S+\s+)?$|(?:所有|全部|すべて|全て)[^。]{0,6}$")
-_LEAVE_OUT = re.compile(r"(?:leave|lass|laisse|deja)[^.;!?\n]{1,50}?(?:out of|out|weg|de cote|fuera de|fuera)")
+_ALL = re.compile(r"\b(?:all|every|any|alle|allen|tous|toutes|todas|todos|tutti|tutte)\s+(?:\S+\s+)?$|(?:所有|全部|すべて|全て)[^。]{0,6}$")
+_LEAVE_OUT = re.compile(r"\b(?:leave|lass|laisse|deja)\b[^.;!?\n]{1,50}?\b(?:out of|out|weg|de cote|fuera de|fuera)\b")
 
 
 def _negated_at(sentence: str, m: re.Match[str] | None) -> bool:

@@ -287,11 +287,14 @@ NEGATION = re.compile(
 )
 
 
+_CJK_NEGATION = re.compile(r"(?:不要|别|別|不得|禁止|绝不|切勿|不可|決して)[^。！？，,、\n]{0,8}$")
+
+
 def _negated(text: str, start: int) -> bool:
-    """Whether the few words before ``start`` in the same clause negate it ("never skip QA")."""
+    """Whether the few words before ``start`` in the same clause negate it ("never skip QA", "不要把密钥...")."""
     before = text[max(0, start - 36) : start]
     cut = max(before.rfind(c) for c in ".!?;:\n,")
-    return bool(NEGATION.search(before[cut + 1 :]))
+    return bool(NEGATION.search(before[cut + 1 :]) or _CJK_NEGATION.search(before))
 
 
 # Imperative at a clause start: optional softeners, then an order verb.
@@ -588,7 +591,7 @@ _add(EXFIL, r"\b(?:what (?:were|are) you told|what are your (?:initial )?instruc
 _add(EXFIL, r"(?:发送|发到|复制|粘贴|上传|泄露)[^。！？\n]{0,20}(?:凭据|密码|密钥|令牌|token|\.env|系统提示)"
      r"|(?:凭据|密码|密钥|令牌|\.env)[^。！？\n]{0,20}(?:发送|发到|复制到|粘贴|上传)"
      r"|(?:認証情報|パスワード|トークン|シークレット|\.env|システムプロンプト)[^。！？\n]{0,20}(?:送信|送って|貼り付け|コピー|アップロード|表示|教え)"
-     r"|(?:显示|泄露|告诉我)[^。！？\n]{0,6}系统提示", False,
+     r"|(?:显示|泄露|告诉我)[^。！？\n]{0,6}系统提示", True,
      "发送", "发到", "复制", "粘贴", "上传", "泄露", "送信", "送って", "貼り付け", "コピー", "アップロード", "表示", "教え", "显示", "告诉我")
 # Standing-decision and governance authority.
 _add(AUTHORITY, rf"\b(?:{SELF}|this)\s+{_W}{{0,2}}?{IS_VERB}\s+(?:now\s+|hereby\s+|also\s+)?(?:an?\s+|the\s+|eine\s+|une\s+|una\s+)?"
