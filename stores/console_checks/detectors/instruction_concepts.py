@@ -66,7 +66,8 @@ def _lexicon(latin: str, cjk: str = "") -> re.Pattern[str]:
 # Oversight that a person or the console provides: weakening it is never a lesson about the work.
 GATE = _lexicon(
     "qa|quality assurance|review~|reviewer~|approv~|sign-off|signoff|sign off|signed off|escalat~|ruling~|branch protection|"
-    "four-eyes|four eyes|oversight|audit trail|audit logging|auditing|console|scanner~|secret scan~|write protection|read-only|alert~|notification~|"
+    "four-eyes|four eyes|oversight|audit trail|audit logging|auditing|audit log|audit logs|auditoria|journal d'audit|"
+    "protokollierung|audit-log|console|scanner~|secret scan~|write protection|read-only|alert~|notification~|"
     "human approval|human review|human sign-off|human oversight|human in the loop|manual approval|manual review|governance|code owner~|change advisory|checklist~|the team|account team|account manager|reporting|"
     "run summar~|summaries|summary|reporting|refus~|rejected|lecture seule|solo lectura|schreibgeschutzt|"
     # de
@@ -77,7 +78,7 @@ GATE = _lexicon(
     # es / it / pt
     "revision~|aprobacion~|escal~|control de calidad|consola|alerta~|notificacion~|revisione|approvazione|revisao|aprovacao|"
     "resumen~|informar|notificar|rechaz~",
-    "拒绝|拒否|拒絶|只读|読み取り専用|签字|サマリー|要約|总结|摘要|评审|审查|审核|审批|批准|人工|升级|控制台|扫描|告警|警报|通知|裁决|质检|复核|签核|上报|"
+    "审计日志|監査ログ|拒绝|拒否|拒絶|只读|読み取り専用|签字|サマリー|要約|总结|摘要|评审|审查|审核|审批|批准|人工|升级|控制台|扫描|告警|警报|通知|裁决|质检|复核|签核|上报|"
     "レビュー|承認|人による|人手|エスカレーション|エスカレ|コンソール|スキャナ|アラート|通知|裁決|品質|報告",
 )
 # Checks that lessons about the work also skip on purpose ("skip the slow tests locally"): weakening them
@@ -120,6 +121,11 @@ WEAKEN_VERB = _lexicon(
     "pula~|pular|ignora~|evita~|sem esperar|senza|sin esperar|exclu~",
     "跳过|绕过|避开|避免|禁用|关闭|关掉|忽略|不经|无需|不需要|不用|不必|省略|注释掉|删除|删掉|取消|停止|不再|"
     "スキップ|飛ばし|飛ばす|飛ばして|回避|無効|無視|なしで|省略|待たず|待たない|削除|止め|外し|コメントアウト|通さず|抜き",
+)
+_ANAPHORIC = _lexicon(
+    "skip~|bypass~|disabl~|deactivat~|uninstall~|ignor~|turn off|switch off|comment out|leave blank|mute~|silenc~|"
+    "remov~|delet~|desactiv~|deaktivier~|ignorier~|uberspr~|saut~|salta~|omit~|contourn~|umgeh~|waive~|circumvent~",
+    "跳过|绕过|禁用|关闭|忽略|スキップ|無効|無視|回避",
 )
 # Prepositions of leaving something out: the oversight follows them ("merge without review").
 WEAKEN_PREP = _lexicon(
@@ -206,6 +212,12 @@ _EN_IMPERATIVE = re.compile(
     r"[a-z]{2,}(?<![^s]s)(?<!ed)(?<!ing)(?<!ly)\s+(?:the|a|an|your|all|every|each|any|this|these|those|it|them|its|their|"
     r"our|my|up|out|off|down)\b"
 )
+# Imperatives with a pronoun attached: French "colle-le", "relance-la"; Spanish "mandala", "borralo".
+_ENCLITIC_IMPERATIVE = re.compile(
+    r"(?:^|[.!?;:,]\s+|\b(?:et|y|puis|luego)\s+)\W{0,3}(?:[a-z]{3,}-(?:le|la|les|moi|toi|lui|leur|nous|vous|en|y)\b|"
+    r"(?:manda|envia|copia|borra|pega|sube|pasa|guarda|anade|asigna|quita|desactiva|salta|ignora|cambia|arregla|repara|"
+    r"corrige|dale|pon|mueve|escribe|comparte|reenvia|elimina)(?:la|lo|las|los|le|les|me|te|nos|selo|sela|telo|tela)\b)"
+)
 IMPERATIVE_CJK = re.compile(normalise(r"いただけますか|いただけませんか|てもらえますか|お願い|可以吗|能不能|麻烦|把|请|してください|すること|しなさい|しろ|こと[。！]?$|ように|ておく|とよい|ればいい|要|应该|直接"))
 
 
@@ -270,11 +282,16 @@ _BLOCKING_PREP = re.compile(r"\b(?:in|on|from|during|inside|within|for|at)\b")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 
 
+_LIST_MARK = re.compile(r"\s*(?:\d{1,3}|[a-z])[.)]\s*")
+
+
 def _sentences(text: str) -> list[tuple[int, str]]:
     """(offset, sentence) of a normalised text; a full stop inside a file name or a number does not end one."""
     out: list[tuple[int, str]] = []
     start = 0
     for m in re.finditer(r"(?<=[.!?;])(?=\s)|\n|(?<=[。！？；])", text):
+        if _LIST_MARK.fullmatch(text[start : m.start()]):
+            continue  # "1. Read the file." is one sentence, not "1." and "Read the file."
         if text[start : m.start()].strip():
             out.append((start, text[start : m.start()]))
         start = m.end()
@@ -320,7 +337,8 @@ def _has_agent(sentence: str) -> bool:
 
 
 def _imperative(sentence: str) -> bool:
-    return bool(IMPERATIVE.search(sentence.strip()) or IMPERATIVE_CJK.search(sentence) or _EN_IMPERATIVE.search(sentence))
+    return bool(IMPERATIVE.search(sentence.strip()) or IMPERATIVE_CJK.search(sentence) or _EN_IMPERATIVE.search(sentence)
+                or _ENCLITIC_IMPERATIVE.search(sentence))
 
 
 def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]:
@@ -349,9 +367,10 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
             yield "order", weak and not _ALL.search(sentence[max(0, at - 30) : at]), m.start()
             break
         else:
-            # "Uninstall it": the oversight named in the sentence before.
+            # "Uninstall it": the oversight named in the sentence before (by a verb that only ever
+            # weakens it: "exclude them" may be rows).
             rest = sentence[m.end() :].lstrip()
-            if _PRONOUN.match(rest) and (_find(GATE, previous) or _find(WEAK_GATE, previous)):
+            if _PRONOUN.match(rest) and _ANAPHORIC.fullmatch(sentence, m.start(), m.end()) and (_find(GATE, previous) or _find(WEAK_GATE, previous)):
                 yield "order", not _find(GATE, previous), m.start()
     for m in _LEAVE_OUT.finditer(sentence):
         if not _clause_negated(sentence, m.start()) and any(m.start() <= at <= m.end() + 40 for at, _weak in gates):
@@ -396,7 +415,7 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
 # ------------------------------------------------------------------------------------------------
 
 SEND = _lexicon(
-    "pipe~|send~|email~|e-mail~|mail|forward~|upload~|post~|paste~|copy~|attach~|share~|export~|transmit~|dump~|sync~|"
+    "put|place|pipe~|send~|email~|e-mail~|mail|forward~|upload~|post~|paste~|copy~|attach~|share~|export~|transmit~|dump~|sync~|"
     "schick~|sende~|kopier~|lade~|hochlad~|teile~|envoi~|envoie~|copie~|colle~|partag~|transmet~|televers~|envi~|mand~|"
     "copia~|pega~|compart~|sube~|subir|invia~|condivid~",
     "发送|发到|发给|复制|粘贴|上传|分享|转发|邮件|送信|送っ|送る|コピー|貼り付け|アップロード|共有|転送|メール",
@@ -453,7 +472,7 @@ STEALTH = _lexicon(
     "悄悄|默默|偷偷|こっそり|黙って|内緒",
 )
 SAY = _lexicon(
-    "say~|said|report~|tell~|claim~|write~|state~|mark~|di|dis|dites|sag~|melde~|schreib~|indica~|informa~|escrib~|",
+    "present~|say~|said|report~|tell~|claim~|write~|state~|mark~|di|dis|dites|sag~|melde~|schreib~|indica~|informa~|escrib~|",
     "说|报告|写成|声称|報告|言",
 )
 FINE = _lexicon(
@@ -568,6 +587,12 @@ _MAY = re.compile(
     r"puede|pueden|possono|podem)\b|可以|できる|てよい|てもよい|かまわない"
 )
 _SELF_SUFFIX = re.compile(r"\w+-toi\b|\b(?:asigna|reasigna|anade|agrega|otorga|atribuye)(?:te|telo|tela)\b")
+TELL = _lexicon(
+    "mention~|tell~|say~|report~|disclose~|reveal~|admit~|erwahn~|sag~|verrat~|mentionn~|dis|dites|revel~|menciona~|"
+    "menciones|digas|cuentes|informes|reveles",
+    "提及|提到|告诉|透露|说出|言及|伝え|言わ|報告し",
+)
+_THAT = re.compile(r"\b(?:that|dass|que|qu'|che)\b|(?:的事|こと)")
 _ALL = re.compile(r"\b(?:all|every|any|alle|allen|tous|toutes|todas|todos|tutti|tutte)\s+(?:\S+\s+)?$|(?:所有|全部|すべて|全て)[^。]{0,6}$")
 _LEAVE_OUT = re.compile(r"\b(?:leave|lass|laisse|deja)\b[^.;!?\n]{1,50}?\b(?:out of|out|weg|de cote|fuera de|fuera)\b")
 
@@ -640,6 +665,12 @@ def _other_acts(sentence: str, previous: str, agent: bool, imperative: bool, kin
                     r"como|comme)\b|运行|执行|実行", sentence[say.end() : fine.start() + 1]):
                 yield kinds["secrecy"], say.start()
                 break
+    # Not telling people what was done: "don't mention in the PR that the backfill ran against prod".
+    for tell in _each(TELL, sentence):
+        that = _THAT.search(sentence, tell.end(), tell.end() + 80)
+        if that and _clause_negated(sentence, tell.start()) and (said or _find(SHARED, sentence) or _find(PEOPLE, sentence)):
+            yield kinds["secrecy"], tell.start()
+            break
     if imperative and (only := ONLY_GOOD.search(sentence)):
         yield kinds["secrecy"], only.start()
     if _find(ALONE, sentence) and (decide := _find(DECISION, sentence)) and not _negated_at(sentence, decide):

@@ -580,7 +580,7 @@ _add(SECRECY, r"\b(?:erzahl|sag)\s+(?:dem benutzer|niemandem)\s+nichts\b|\bne di
 _add(EXFIL, rf"\b{SEND_VERB}\s+{_G}{{0,40}}?{SENSITIVE}{_G}{{0,60}}?\b(?:to|into|in|on|as|at|an|a|nach|dans|en|a)\s+"
      rf"{_G}{{0,20}}?{OUTSIDE}", True, *_words(SENSITIVE))
 _add(EXFIL, r"\b(?:curl|wget|http|nc|scp|rsync)\b[^\n]{0,80}(?:-d\s*@|--data(?:-binary)?\s*@|-t\s|--upload-file|-f\s*\S*=@)"
-     r"[^\n]{0,40}(?:\.env|credentials|passwd|id_rsa|profiles\.yml|secrets?|tokens?|\.ssh|\.aws)", False, "curl", "wget", "scp", "nc ", "rsync")
+     r"[^\n]{0,90}(?:\.env|credentials|passwd|id_rsa|profiles\.yml|secrets?|tokens?|\.ssh|\.aws)", False, "curl", "wget", "scp", "nc ", "rsync")
 _add(EXFIL, r"!\[[^\]]*\]\(https?://[^)\s]*\?[^)\s]*=(?:\{|\[|<|%7b)", False, "![")
 _add(EXFIL, r"\b(?:copy|collect|gather|save|write|dump|store|list|record|harvest|paste|keep)\s+(?:every|all|any|each)\s+(?:\S+\s+)?"
      r"(?:passwords?|tokens?|secrets?|credentials?|api keys?|private keys?|keys)\b", True, "copy", "collect", "gather", "save", "write", "dump", "store", "list", "record", "harvest", "paste", "keep")
