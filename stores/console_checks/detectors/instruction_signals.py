@@ -732,12 +732,25 @@ _CONCEPT_KINDS = {"skip": SKIP_GATE, "claim": CHECKS_OFF, "exfil": EXFIL, "permi
                   "authority": AUTHORITY, "order": ORDER}
 
 
+_FACT_TENSE = re.compile(r"(?:[^.!?;\n]{0,60}?\b(?:was|were|had been)\b|nobody\b)")
+_SPOKEN_TO = re.compile(rf"\b(?:you|your|yourself|{AGENT})\b")
+
+
+def _sentence_start(text: str, at: int) -> int:
+    return max(text.rfind(c, 0, at) for c in ".!?;\n") + 1
+
+
 def sentence_signals(text: str) -> list[Signal]:
     """Every signal in a normalised text, by offset (a passage may hold several)."""
     found: list[Signal] = []
     for kind, start in _clause_kinds(text):
         end = _CLAUSE_END.search(text, start)
         if kind == SECRECY and _ABOUT_SECRETS.search(text, max(0, start - 10), end.start() if end else len(text)):
+            continue
+        # "QA was waived once, for DATA-666", "nobody reads the output before 08:00": a past event or a
+        # habit of people, told to no one, is a fact about the work.
+        if kind == CHECKS_OFF and _FACT_TENSE.match(text, start, end.start() if end else len(text)) \
+                and not _SPOKEN_TO.search(text, _sentence_start(text, start), end.start() if end else len(text)):
             continue
         found.append(Signal(kind, start))
     found += [Signal(ADDRESS, start) for start in _address(text)]

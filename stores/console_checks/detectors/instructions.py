@@ -192,7 +192,7 @@ def _speaks_to_reader(text: str, start: int) -> bool:
 # not enough by itself: the classifier, trained on such reports, judges the sentence.
 _REPORTING = re.compile(
     r"\b(?:contained|containing|tried to|trying to|attempted to|attempting to|an attempt to|asking (?:the )?agents? to|"
-    r"asked (?:the )?agents? to|asks to|asks you to|asking you to|tells you to|wants you to|claiming|styled as|injected|injection|phishing|example of|for example|e\.g\.|"
+    r"asked (?:the )?agents? to|that claim|which claim|claims that|attack pattern|injection pattern|asks to|asks you to|asking you to|tells you to|wants you to|claiming|styled as|injected|injection|phishing|example of|for example|e\.g\.|"
     r"did not follow|didn't follow|not followed|flagged|redacted|reported it|is not a standing decision|suspicious|"
     r"is data, not|shows up in|shown up in|we watch for|are refused|is refused|was refused|"
     r"enthielt|versuchte|verdachtig|nicht gefolgt|nicht befolgt|dazu bringen sollte|tentait|tentative|contenait|suspecte?|pas suivi|intentaba|intento de|"
@@ -200,7 +200,8 @@ _REPORTING = re.compile(
 )
 # A quotation holds words ("... disregard your rules ..."); a quoted JSON key or value ("skip_qa") is syntax.
 _QUOTED = re.compile(r'"[^"\n]{0,300}[\s\u3000-\u9fff][^"\n]{0,300}"|「[^」\n]{2,300}」|『[^』\n]{2,300}』')
-_SENTENCE_END = re.compile(r"[.!?;。！？\n]")
+# A sentence ends at . ! ? ; before a space (not inside "now..." in a quotation, "e.g." or a file name).
+_SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？\n]")
 
 
 def _reported(text: str, start: int) -> bool:
@@ -447,7 +448,8 @@ _HIDDEN_ORDER = re.compile(
     r"skip|disable|bypass|ignore|disregard|forget|override|overrule|grant|give|send|post|upload|e-?mail|share|"
     r"forward|reveal|print|leak|copy|paste|execute|close|resolve|mark|commit|change|rewrite|replace|set|add|"
     r"create|write|tell|say|report|hide|conceal|escalate|run|rerun|trigger|revert|reset|rotate|transfer|move|"
-    r"rename|edit|modify|update|exfiltrate|treat|obey|follow|comply|act|pretend|answer|respond|reply)\b",
+    r"rename|edit|modify|update|exfiltrate|treat|obey|follow|comply|act|pretend|answer|respond|reply)\b"
+    r"(?!\s+(?:from|of|by|dated|sent)\b)",  # "source: email from the CFO" names a thing, orders nothing
     re.IGNORECASE,
 )
 # A role label opening a hidden comment: "<!-- SYSTEM: ... -->", "<!-- agent: ... -->".
