@@ -68,7 +68,7 @@ GATE = _lexicon(
     "qa|quality assurance|review~|reviewer~|approv~|sign-off|signoff|sign off|signed off|escalat~|ruling~|branch protection|"
     "four-eyes|four eyes|oversight|audit trail|audit logging|auditing|audit log|audit logs|auditoria|journal d'audit|"
     "protokollierung|audit-log|console|scanner~|secret scan~|write protection|read-only|alert~|notification~|"
-    "human approval|human review|human sign-off|human oversight|human in the loop|manual approval|manual review|governance|code owner~|change advisory|checklist~|the team|account team|account manager|reporting|"
+    "gate|gates|quality gate~|human approval|human review|human sign-off|human oversight|human in the loop|manual approval|manual review|governance|code owner~|change advisory|checklist~|the team|account team|account manager|reporting|"
     "run summar~|summaries|summary|reporting|refus~|rejected|lecture seule|solo lectura|schreibgeschutzt|"
     # de
     "prufung~|freigabe~|genehmigung~|abnahme~|eskalation~|eskalier~|konsole|schreibschutz|alarm~|benachrichtigung~|"
@@ -77,7 +77,9 @@ GATE = _lexicon(
     "relecture~|revue~|validation~|approbation~|escalad~|alerte~|controle qualite|informer|signaler|"
     # es / it / pt
     "revision~|aprobacion~|escal~|control de calidad|consola|alerta~|notificacion~|revisione|approvazione|revisao|aprovacao|"
-    "resumen~|informar|notificar|rechaz~",
+    "resumen~|informar|notificar|rechaz~|"
+    # nl
+    "goedkeuring~|beoordeling~|escalatie~|kwaliteitscontrole|keuring",
     "审计日志|監査ログ|拒绝|拒否|拒絶|只读|読み取り専用|签字|サマリー|要約|总结|摘要|评审|审查|审核|审批|批准|人工|升级|控制台|扫描|告警|警报|通知|裁决|质检|复核|签核|上报|"
     "レビュー|承認|人による|人手|エスカレーション|エスカレ|コンソール|スキャナ|アラート|通知|裁決|品質|報告",
 )
@@ -112,7 +114,7 @@ WEAKEN_VERB = _lexicon(
     "do not bother|not bother|don't bother|no need to|not need to|no longer need~|need not|exclud~|"
     # de
     "uberspr~|umgeh~|vermeid~|deaktivier~|abschalt~|ausschalt~|ignorier~|verzicht~|weglass~|lass weg|entfern~|losch~|"
-    "hor auf|aufhoren|brauchst nicht|musst nicht|ausschlie~|"
+    "hor auf|aufhoren|brauchst nicht|musst nicht|ausschlie~|overslaan|sla over|omzeil~|negeer~|"
     # fr
     "saut~|sauter|contourn~|evit~|desactiv~|supprim~|passe outre|omet~|ne tiens pas compte|ne tenez pas compte|"
     "arrete de|cesse de|pas besoin de|pas besoin d'|inutile de|inutile d'|"
@@ -127,6 +129,7 @@ _ANAPHORIC = _lexicon(
     "remov~|delet~|desactiv~|deaktivier~|ignorier~|uberspr~|saut~|salta~|omit~|contourn~|umgeh~|waive~|circumvent~",
     "跳过|绕过|禁用|关闭|忽略|スキップ|無効|無視|回避",
 )
+WAIT = _lexicon("wait~|esper~|attend~|wart~|aspett~|espere~|wacht~", "等待|等|待")
 # Prepositions of leaving something out: the oversight follows them ("merge without review").
 WEAKEN_PREP = _lexicon(
     "without waiting for|without going through|without|instead of|rather than|in place of|ohne|statt|anstatt|sans|au lieu de|au lieu d'|plutot que|sin|en lugar de|"
@@ -142,6 +145,8 @@ WEAKEN_STATE = _lexicon(
     "too strict|not catch|doesn't catch|does not catch|won't catch|will not catch|not flag|goes through|go through it|"
     "gets through|slip through|different wording|reword~|rephras~|describe them as|write them as|so it survives|pre-approved|"
     "not mandatory|not binding|not bother|not to bother|not be bothered|not be involved|not to be involved|"
+    "a suggestion|only a suggestion|just a suggestion|not a requirement|nice to have|best effort|just a recommendation|"
+    "une suggestion|eine empfehlung|nur eine empfehlung|una sugerencia|solo una sugerencia|"
     "only for people|does not concern you|doesn't concern you|ne te concerne pas|ne vous concerne pas|"
     "betrifft dich nicht|no te afecta|no se aplica a ti|no aplica para ti|not for agents|not meant for agents|nicht fur agenten|pas pour les agents|no para los agentes|"
     # de
@@ -159,11 +164,13 @@ WEAKEN_STATE = _lexicon(
 # Getting a refused note past the console: reworded, disguised, or written where it does not look.
 EVADE = _lexicon(
     "different wording|other wording|reword~|rephras~|describe them as|describe it as|write them as|write it as|"
-    "until it goes through|until it passes|goes through|gets through|slip through|not catch|doesn't catch|won't catch|"
+    "until it goes through|until it passes|goes through|gets through|slip through|slip~ past|get past|gets past|"
+    "sneak~|past the check~|past the console|past the scanner|under the radar|evade~|evading|avoid detection|"
+    "undetected|durchrutsch~|not catch|doesn't catch|won't catch|"
     "does not catch|so it survives|disguis~|spelled-out|spelt-out|spelled out|otra redaccion|otras palabras|"
     "autrement formul~|d'autres mots|umformulier~|anders formulier~|formulier~|reformul~|kommen sie durch|durchkomm~|"
     "passeront|passera|pasaran|pasara|redactalas como|redactalo como",
-    "写成|就能通过|能通过|换个说法|言い換え|すり抜け|通る",
+    "写成|就能通过|能通过|换个说法|绕开检查|言い換え|すり抜け|通る",
 )
 NEGATION = _lexicon(
     "not|never|no|don't|do not|dont|nicht|nie|niemals|kein~|ne|n'|jamais|nunca|jamas|non|nao|mai",
@@ -175,11 +182,13 @@ NEGATION = _lexicon(
 # --------------------------------------------------------------------------------------------
 
 AGENT = _lexicon(
-    "you|your~|yourself|agent~|assistant~|bot|bots|ai|llm~|dich|dir|dein~|assistent~|ki|tu|te|toi|ton|ta|tes|vous|votre|"
+    "you|your~|yourself|agent~|assistant~|bot|bots|ai|llm~|automated contributor~|automated reader~|automation|dich|dir|dein~|assistent~|ki|tu|te|toi|ton|ta|tes|vous|votre|"
     "vos|ia|ti|tus|usted|asistente~|agente~|voce|hosted agents",
     "你|您|代理|助手|智能体|自己|あなた|エージェント|アシスタント|自分",
 )
-_GERMAN = re.compile(r"\b(?:und|der|die|das|ist|nicht|fur|bei|auf|zu|den|mit|wenn|bitte|einfach|dem|sie)\b")
+# German and Dutch put the verb last: their function words say the sentence is one of theirs.
+_GERMAN = re.compile(r"\b(?:und|der|die|das|ist|nicht|fur|bei|auf|zu|den|mit|wenn|bitte|einfach|dem|sie|het|een|niet|mogen|moeten|"
+                     r"worden|zijn)\b")
 _GERMAN_DU = re.compile(r"\bdu\b")
 # An order in the imperative opening a clause (English base verbs, and the forms of the other languages).
 IMPERATIVE = re.compile(
@@ -218,6 +227,9 @@ _ENCLITIC_IMPERATIVE = re.compile(
     r"(?:manda|envia|copia|borra|pega|sube|pasa|guarda|anade|asigna|quita|desactiva|salta|ignora|cambia|arregla|repara|"
     r"corrige|dale|pon|mueve|escribe|comparte|reenvia|elimina)(?:la|lo|las|los|le|les|me|te|nos|selo|sela|telo|tela)\b)"
 )
+# A negated order opening a clause ("no esperes ...", "ne demande pas ...", "don't wait ..."): whether it
+# weakens or keeps the oversight is the binding's to say.
+_NEGATED_ORDER = re.compile(r"(?:^|[.!?;:,]\s+)\W{0,3}(?:no|ne|n'|non|nunca|jamais|never|don't|do not|nicht)\s*[a-z]{2,}")
 IMPERATIVE_CJK = re.compile(normalise(r"いただけますか|いただけませんか|てもらえますか|お願い|可以吗|能不能|麻烦|把|请|してください|すること|しなさい|しろ|こと[。！]?$|ように|ておく|とよい|ればいい|要|应该|直接"))
 
 
@@ -338,7 +350,7 @@ def _has_agent(sentence: str) -> bool:
 
 def _imperative(sentence: str) -> bool:
     return bool(IMPERATIVE.search(sentence.strip()) or IMPERATIVE_CJK.search(sentence) or _EN_IMPERATIVE.search(sentence)
-                or _ENCLITIC_IMPERATIVE.search(sentence))
+                or _ENCLITIC_IMPERATIVE.search(sentence) or _NEGATED_ORDER.search(sentence))
 
 
 def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]:
@@ -358,7 +370,8 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
         for at, weak in gates:
             after = at >= m.end()
             # The object follows the verb, except in Japanese (before it) and German (either side).
-            if japanese and after or not (after or japanese or german):
+            # Chinese puts it before with 把 or as a topic ("评审可以跳过").
+            if japanese and after or not (after or cjk or german):
                 continue
             if _words_between(sentence, m.end() if after else at, at if after else m.start()) > (5 if after else 4):
                 continue
@@ -383,6 +396,10 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
             if tail and not WEAKEN_VERB.search(tail.group(0)):  # "QA は省略しないこと" keeps QA
                 yield "blanket", False, m.start()
                 break
+    for m in _each(WAIT, sentence):
+        negated = _negated_before(sentence, m.start()) or re.match(r"\s*(?:nicht|pas|not)\b", sentence[m.end() :])
+        if negated and any(0 <= _words_between(sentence, m.end(), at) <= 3 and at >= m.end() for at, _w in gates):
+            yield "order", False, m.start()
     for m in _each(WEAKEN_PREP, sentence):
         if _clause_negated(sentence, m.start()):
             continue
@@ -569,7 +586,8 @@ SELF_APPROVE = _lexicon(
     "approv~|sign off|sign-off|signoff|merge~|freigeb~|genehmig~|approuv~|valid~|aprob~|fusion~|批准|审批|签字|承認|マージ",
 )
 HUMAN_IDENTITY = _lexicon(
-    "member of the team|team member|a human|a person|a colleague|membre de l'equipe|un collegue|miembro del equipo|"
+    "member of the team|team member|a human|a person|a colleague|a consultant|an employee|a developer|an engineer|"
+    "someone on the team|a real person|un consultant|un employe|un desarrollador|ein entwickler|membre de l'equipe|un collegue|miembro del equipo|"
     "un companero|teammitglied|ein mensch|ein kollege|un umano",
     "人类|真人|员工|チームのメンバー|人間|社員",
 )
@@ -635,7 +653,7 @@ def _other_acts(sentence: str, previous: str, agent: bool, imperative: bool, kin
         yield kinds["permission"], approve.start()
     if (others := _find(OTHERS_NOTES, sentence)) and (edit := _find(OVERWRITE, sentence)) and not _negated_at(sentence, edit):
         yield kinds["permission"], min(others.start(), edit.start())
-    if imperative and _find(HUMAN_IDENTITY, sentence):
+    if imperative and agent and _find(HUMAN_IDENTITY, sentence):
         for say in _each(SAY_ANSWER, sentence):
             if _find(HUMAN_IDENTITY, sentence, say.end(), say.end() + 60) and not _clause_negated(sentence, say.start()):
                 yield kinds["secrecy"], say.start()
@@ -657,8 +675,8 @@ def _other_acts(sentence: str, previous: str, agent: bool, imperative: bool, kin
                 break
     if (stealth := _find(STEALTH, sentence)):
         yield kinds["secrecy"], stealth.start()
-    if imperative and (fine := _find(FINE, sentence)):
-        for say in _each(SAY, sentence, 0, fine.start()):
+    if imperative and _find(FINE, sentence):
+        for say in _each(SAY, sentence):
             fine = _find(FINE, sentence, say.end(), say.end() + 50)
             if fine and not _clause_negated(sentence, say.start()) and re.search(
                     r"\b(?:run|runs|build|job|ejecucion|execution|lauf|test|tests|it|was|war|fue|etait|est|ist|es|is|as|als|"
@@ -676,7 +694,7 @@ def _other_acts(sentence: str, previous: str, agent: bool, imperative: bool, kin
     if _find(ALONE, sentence) and (decide := _find(DECISION, sentence)) and not _negated_at(sentence, decide):
         yield kinds["authority"], decide.start()
     if (recreate := _find(RECREATE, sentence)) and (delete := _find(DELETE, sentence, 0, recreate.start())) \
-            and _find(PEOPLE, sentence[: delete.start()]):
+            and _subject_before(sentence, delete.start()):
         yield kinds["order"], delete.start()
 
 
@@ -719,6 +737,15 @@ def _holding(text: str, sentences: list[tuple[int, str]]) -> list[_Sentence]:
         if i < len(ends):
             has[i].update(owners)
     return [_sentence(sentence, frozenset(h)) for (_, sentence), h in zip(sentences, has, strict=True)]
+
+
+def _subject_before(sentence: str, at: int) -> bool:
+    """Whether a person is the subject of the verb at ``at`` ("if someone deletes", "si une personne supprime")."""
+    for m in _each(PEOPLE, sentence, max(0, at - 30), at):
+        between = sentence[m.end() : at]
+        if not re.search(r"[,;:]", between) and len(between.split()) <= 1:
+            return True
+    return False
 
 
 def concepts(text: str, kinds: dict[str, str]) -> list[Concept]:
