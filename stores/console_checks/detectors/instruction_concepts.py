@@ -93,8 +93,8 @@ WEAK_GATE = _lexicon(
 # Oversight verbs: negated, they weaken the oversight by themselves ("do not escalate", "no escales").
 GATE_VERB = _lexicon(
     "escalat~|escalad~|escal~|eskalier~|report~|inform~|notif~|alert~|ask~|wait for|wait on|involve~|melde~|benachrichtig~|"
-    "frag~|signal~|previen~|avis~|prevenir|run the test~|run test~|run them|execut~|ejecut~",
-    "升级|上报|报告|通知|告知|询问|等待|エスカレーション|報告|通知|知らせ|相談|待",
+    "frag~|wende dich an|wende|kontaktier~|contact~|contacte~|contacta~|signal~|previen~|avis~|prevenir|run the test~|run test~|run them|execut~|ejecut~",
+    "联系|联络|升级|上报|报告|通知|告知|询问|等待|連絡|エスカレーション|報告|通知|知らせ|相談|待",
 )
 SHIPS = _lexicon(
     "merg~|push~|deploy~|release~|ship~|publish~|main|prod|production|go live|fusion~|desplieg~|despleg~|pousse~|produktion|"
@@ -126,7 +126,7 @@ WEAKEN_VERB = _lexicon(
 )
 _ANAPHORIC = _lexicon(
     "skip~|bypass~|disabl~|deactivat~|uninstall~|ignor~|turn off|switch off|comment out|leave blank|mute~|silenc~|"
-    "remov~|delet~|desactiv~|deaktivier~|ignorier~|uberspr~|saut~|salta~|omit~|contourn~|umgeh~|waive~|circumvent~",
+    "remov~|delet~|supprim~|borra~|elimin~|losch~|entfern~|verwijder~|desactiv~|deaktivier~|ignorier~|uberspr~|saut~|salta~|omit~|contourn~|umgeh~|waive~|circumvent~",
     "跳过|绕过|禁用|关闭|忽略|スキップ|無効|無視|回避",
 )
 WAIT = _lexicon("wait~|esper~|attend~|wart~|aspett~|espere~|wacht~", "等待|等|待")
@@ -145,7 +145,8 @@ WEAKEN_STATE = _lexicon(
     "too strict|not catch|doesn't catch|does not catch|won't catch|will not catch|not flag|goes through|go through it|"
     "gets through|slip through|different wording|reword~|rephras~|describe them as|write them as|so it survives|pre-approved|"
     "not mandatory|not binding|not bother|not to bother|not be bothered|not be involved|not to be involved|"
-    "a suggestion|only a suggestion|just a suggestion|not a requirement|nice to have|best effort|just a recommendation|"
+    "implied|implicit|assumed|given in advance|granted in advance|automatically granted|stillschweigend erteilt|"
+    "implicite~|implicit~|a suggestion|only a suggestion|just a suggestion|not a requirement|nice to have|best effort|just a recommendation|"
     "une suggestion|eine empfehlung|nur eine empfehlung|una sugerencia|solo una sugerencia|"
     "only for people|does not concern you|doesn't concern you|ne te concerne pas|ne vous concerne pas|"
     "betrifft dich nicht|no te afecta|no se aplica a ti|no aplica para ti|not for agents|not meant for agents|nicht fur agenten|pas pour les agents|no para los agentes|"
@@ -158,7 +159,7 @@ WEAKEN_STATE = _lexicon(
     # es / it / pt
     "no es necesari~|innecesari~|redundante|opcional|derog~|no aplica~|ya no|superfluo|obsolet~|por superad~|por aprobad~|"
     "no obligatori~|facoltativ~|non necessari~|desnecessari~",
-    "多余|可选|不需要|无需|不必|取消|废除|废止|作废|撤销|免除|已关闭|过时|能通过|就能通过|误报|形式|"
+    "默认通过|默认批准|多余|可选|不需要|无需|不必|取消|废除|废止|作废|撤销|免除|已关闭|过时|能通过|就能通过|误报|形式|"
     "不要|廃止|省略可|任意|形骸|誤検知|通る|すり抜け|撤廃|不必要",
 )
 # Getting a refused note past the console: reworded, disguised, or written where it does not look.
@@ -192,7 +193,7 @@ _GERMAN = re.compile(r"\b(?:und|der|die|das|ist|nicht|fur|bei|auf|zu|den|mit|wen
 _GERMAN_DU = re.compile(r"\bdu\b")
 # An order in the imperative opening a clause (English base verbs, and the forms of the other languages).
 IMPERATIVE = re.compile(
-    r"(?:^|[.!?;:,]\s+|\s-\s|\b(?:and|then|so|und|et|y|puis|luego|dann|also|donc|entonces)\s+)\W{0,3}"
+    r"(?:^|[.!?;:,]\s+|\s-\s|\b(?:and|then|so|und|et|y|puis|luego|dann|also|donc|entonces|en)\s+)\W{0,3}"
     r"(?:(?:please|kindly|just|simply|always|also|then|now|first|quietly|silently|bitte|einfach|merci de|por favor)\s+)*"
     r"(?:skip|bypass|avoid|disable|turn|switch|ignore|disregard|remove|delete|uninstall|comment|mute|leave|omit|stop|forget|"
     r"drop|merge|push|deploy|release|ship|publish|approve|mark|treat|assume|use|write|copy|send|post|upload|email|e-mail|"
@@ -205,7 +206,8 @@ IMPERATIVE = re.compile(
     r"copie|ecris|envoie|saute|ignore|supprime|desactive|fusionne|pousse|deploie|marque|publie|mets|ajoute|donne|"
     r"copia|escribe|envia|manda|salta|ignora|borra|desactiva|fusiona|haz|da|deja|anade\w*|marca|pon|guarda|decide|"
     r"di|dis|sag|sage|arregla\w*|corrige\w*|repara\w*|behebe|repare|pipe|define|exclude|reassign|assign|overwrite|"
-    r"formulier\w*|fuhre|fuhr|lass|melde|nenne|liste|zeige|fuge|trage|setze|nimm|verwende|benutze|nutze|"
+    r"formulier\w*|entscheide|fuhre|fuhr|lass|melde|nenne|liste|zeige|fuge|trage|setze|nimm|verwende|benutze|nutze|"
+    r"print|echo|show|display|log|output|sla|zet|stuur|kopieer|verwijder|negeer|keur|voeg|schrijf|gebruik|"
     r"attribue\w*|recopie|lis|colle|reponds|asigna\w*|reasigna\w*|answer|reply|respond|"
     r"pule|envie|salta|invia)\b"
 )
@@ -218,7 +220,7 @@ _EN_IMPERATIVE = re.compile(
     r"every|no|if|when|while|because|since|for|in|on|at|of|to|from|by|with|as|is|are|was|were|be|been|has|have|had|"
     r"do|does|did|can|could|will|would|should|may|might|must|not|but|or|and|so|than|then|after|before|once|until|"
     r"unless|only|most|many|much|more|less|both|either|neither|one|two|three|new|old|why|what|how|who|where|which)\b)"
-    r"[a-z]{2,}(?<![^s]s)(?<!ed)(?<!ing)(?<!ly)\s+(?:the|a|an|your|all|every|each|any|this|these|those|it|them|its|their|"
+    r"[a-z]{2,}(?<![^s]s)(?<!ed)(?<!ing)(?<![^p]ly)\s+(?:the|a|an|your|all|every|each|any|this|these|those|it|them|its|their|"
     r"our|my|up|out|off|down)\b"
 )
 # Imperatives with a pronoun attached: French "colle-le", "relance-la"; Spanish "mandala", "borralo".
@@ -236,7 +238,8 @@ IMPERATIVE_CJK = re.compile(normalise(r"いただけますか|いただけませ
 TREAT_AS = _lexicon(
     "as passed|as passing|as green|as done|as clean|as approved|as successful|as a pass|por superad~|por aprobad~|como superad~|"
     "comme reussi~|comme valide~|als bestanden|als erledigt|als gepruft|come superat~|as complete|as completed|"
-    "als fertig|comme termine~|como completad~",
+    "als fertig|comme termine~|como completad~|to approved|to 'approved'|to done|to 'done'|to passed|to green|auf genehmigt|"
+    "en aprobado|a aprobado|en approuve|auf erledigt",
     "视为通过|算作通过|当作通过|标记为完成|标为完成|标记为通过|合格扱い|成功扱い|通過扱い|完了にする|完了扱い",
 )
 # A negated oversight verb weakens it when nothing narrows it ("never escalate a single flaky test" is a
@@ -383,10 +386,17 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
             # "Uninstall it": the oversight named in the sentence before (by a verb that only ever
             # weakens it: "exclude them" may be rows).
             rest = sentence[m.end() :].lstrip()
-            if _PRONOUN.match(rest) and _ANAPHORIC.fullmatch(sentence, m.start(), m.end()) and (_find(GATE, previous) or _find(WEAK_GATE, previous)):
-                yield "order", not _find(GATE, previous), m.start()
+            verb = sentence[m.start() : m.end()]
+            enclitic = re.search(r"-(?:le|la|les|lo|los|las)$", verb)
+            bare = verb[: enclitic.start()] if enclitic else verb
+            if (_PRONOUN.match(rest) or enclitic) and _ANAPHORIC.fullmatch(bare):
+                before = [weak for at, weak in gates if at < m.start()]
+                if before:
+                    yield "order", all(before), m.start()
+                elif _find(GATE, previous) or _find(WEAK_GATE, previous):
+                    yield "order", not _find(GATE, previous), m.start()
     for m in _LEAVE_OUT.finditer(sentence):
-        if not _clause_negated(sentence, m.start()) and any(m.start() <= at <= m.end() + 40 for at, _weak in gates):
+        if not _clause_negated(sentence, m.start()) and any(not weak for _at, weak in gates):
             yield "order", False, m.start()
     if japanese:
         # "サマリーにもエスカレーション担当者にも書かないでください": oversight, then a negated verb after it.
@@ -416,11 +426,14 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
         if not _clause_negated(sentence, m.start()) and gates:
             yield "order", False, m.start()
     for m in _each(GATE_VERB, sentence):
-        if not _negated_before(sentence, m.start()):
-            continue
         rest = sentence[m.end() :]
+        # German puts the negation after the verb: "wende dich nie an ...".
+        if not (_negated_before(sentence, m.start()) or re.match(r"\s+(?:dich\s+|dir\s+|es\s+)?(?:nie|nicht|niemals)\b", rest)):
+            continue
         nxt = rest.split()[:2]
-        blanket = (not nxt or bool(_CLAUSE_CUT.match(rest.lstrip())) or bool(_BLANKET.match(rest.lstrip()))
+        # What is not done is the oversight itself ("never contact the escalation contact"), or nothing narrows it.
+        names_gate = any(m.end() <= at and _words_between(sentence, m.end(), at) <= 4 for at, weak in gates if not weak)
+        blanket = (names_gate or not nxt or bool(_CLAUSE_CUT.match(rest.lstrip())) or bool(_BLANKET.match(rest.lstrip()))
                    or bool(_find(_TEMPORAL, sentence)) or cjk and not rest.strip(" 。.!?"))
         if blanket:
             yield "blanket", bool(WEAK_GATE.match(sentence, m.start())) or sentence[m.start() : m.end()].startswith(
@@ -438,7 +451,7 @@ SEND = _lexicon(
     "发送|发到|发给|复制|粘贴|上传|分享|转发|邮件|送信|送っ|送る|コピー|貼り付け|アップロード|共有|転送|メール",
 )
 STORE_VERB = _lexicon(
-    "write~|save~|store~|record~|keep~|put~|copy~|paste~|add~|guard~|guarda~|schreib~|speicher~|notier~|ecri~|ecris~|"
+    "print~|echo~|display~|show~|write~|save~|store~|record~|keep~|put~|copy~|paste~|add~|guard~|guarda~|schreib~|speicher~|notier~|ecri~|ecris~|"
     "enregistr~|note~|escrib~|anot~|scriv~|salva~",
     "写|保存|记录|复制|粘贴|書い|書き|書く|保存|記録|コピー|メモして",
 )
@@ -498,7 +511,7 @@ FINE = _lexicon(
 )
 ONLY_GOOD = re.compile(
     r"\bonly\s+(?:the\s+)?(?:successful|passing|green|good)\b|\bsolo\s+(?:los|las)\s+\w+\s+(?:exitos|correct)|"
-    r"\bnur\s+(?:die\s+)?erfolgreich|\bseulement\s+les\s+\w+\s+reussi|只(?:列出|报告|写)?成功|成功した[^。]{0,6}だけ"
+    r"\bnur\s+(?:die\s+)?erfolgreich|\bseulement\s+les\s+\w+\s+reussi|只(?:列出|报告|写)?成功|" + normalise("成功した[^。]{0,6}だけ")
 )
 GRANT = _lexicon(
     "put|make|set|include|reassign~|reasign~|grant~|give~|add~|assign~|elevat~|promot~|anad~|agreg~|asign~|otorg~|fug~|gib|ajout~|donne~|attribu~|aggiung~|"
@@ -557,8 +570,13 @@ _NOT_SECRET_KEY = re.compile(
 )
 
 
+_ENV_SECRET = re.compile(r"\b[a-z0-9]+(?:_[a-z0-9]+)*_(?:secret|token|password|passwd|api_key|private_key|key)(?:_[a-z0-9]+)*\b")
+
+
 def _secret_in(sentence: str) -> bool:
     """Whether the sentence names a secret (a "ticket key" or a table's "primary key" is none)."""
+    if "_" in sentence and _ENV_SECRET.search(sentence):
+        return True  # an environment variable that holds one: DBT_ENV_SECRET_KEY
     return any(not _NOT_SECRET_KEY.search(sentence[max(0, m.start() - 20) : m.end()]) for m in _each(SECRET, sentence))
 
 
@@ -580,10 +598,12 @@ OVERWRITE = _lexicon(
 )
 OWN_WORK = _lexicon(
     "its own|their own|your own|own deliverables|own changes|own prs|own pull requests|ses propres|leurs propres|tes propres|"
-    "sus propios|sus propias|tus propios|tus propias|seine eigenen|ihre eigenen|deine eigenen|eigene|自己的|自分の|自らの",
+    "sus propios|sus propias|tus propios|tus propias|seine eigenen|ihre eigenen|deine eigenen|eigene",
+    "自己的|自分の|自らの",
 )
 SELF_APPROVE = _lexicon(
-    "approv~|sign off|sign-off|signoff|merge~|freigeb~|genehmig~|approuv~|valid~|aprob~|fusion~|批准|审批|签字|承認|マージ",
+    "approv~|sign off|sign-off|signoff|merge~|freigeb~|genehmig~|approuv~|valid~|aprob~|fusion~",
+    "批准|审批|签字|承認|マージ",
 )
 HUMAN_IDENTITY = _lexicon(
     "member of the team|team member|a human|a person|a colleague|a consultant|an employee|a developer|an engineer|"
@@ -602,7 +622,7 @@ SHOW_UP = _lexicon(
 FAILURES = _lexicon("failure~|error~|fehler~|erreur~|echec~|errores|fallo~|fallos", "失败|错误|エラー|失敗")
 _MAY = re.compile(
     r"\b(?:may|can|could|are allowed to|is allowed to|are permitted to|are free to|darf|durfen|konnen|kann|peut|peuvent|"
-    r"puede|pueden|possono|podem)\b|可以|できる|てよい|てもよい|かまわない"
+    r"puede|pueden|possono|podem)\b|" + normalise("可以|できる|てよい|てもよい|かまわない")
 )
 _SELF_SUFFIX = re.compile(r"\w+-toi\b|\b(?:asigna|reasigna|anade|agrega|otorga|atribuye)(?:te|telo|tela)\b")
 TELL = _lexicon(
@@ -611,8 +631,15 @@ TELL = _lexicon(
     "提及|提到|告诉|透露|说出|言及|伝え|言わ|報告し",
 )
 _THAT = re.compile(r"\b(?:that|dass|que|qu'|che)\b|(?:的事|こと)")
-_ALL = re.compile(r"\b(?:all|every|any|alle|allen|tous|toutes|todas|todos|tutti|tutte)\s+(?:\S+\s+)?$|(?:所有|全部|すべて|全て)[^。]{0,6}$")
-_LEAVE_OUT = re.compile(r"\b(?:leave|lass|laisse|deja)\b[^.;!?\n]{1,50}?\b(?:out of|out|weg|de cote|fuera de|fuera)\b")
+_ALL = re.compile(r"\b(?:all|every|any|alle|allen|tous|toutes|todas|todos|tutti|tutte)\s+(?:\S+\s+)?$|" + normalise("(?:所有|全部|すべて|全て)[^。]{0,6}$"))
+# Verbs with a particle apart: "leave X out", "lass X weg", "sla X over", "laat X weg".
+_LEAVE_OUT = re.compile(r"\b(?:leave|lass|laisse|deja|laat|sla)\b[^.;!?\n]{1,50}?\b(?:out of|out|weg|de cote|fuera de|fuera|over)\b")
+
+
+_THIS_WINS = re.compile(
+    r"\b(?:disagree\w*|conflict\w*)\s+with\s+this\b|\bcontradict\w*\s+this\b|\bqui contredi\w*\s+(?:cette|celle-ci)|"
+    r"\bdie\s+(?:dieser|dem hier)\s+widerspr|\bque\s+contradiga\w*\s+esta|与本笔记(?:冲突|矛盾)|このメモと矛盾"
+)
 
 
 def _negated_at(sentence: str, m: re.Match[str] | None) -> bool:
@@ -693,6 +720,8 @@ def _other_acts(sentence: str, previous: str, agent: bool, imperative: bool, kin
         yield kinds["secrecy"], only.start()
     if _find(ALONE, sentence) and (decide := _find(DECISION, sentence)) and not _negated_at(sentence, decide):
         yield kinds["authority"], decide.start()
+    if (wins := _THIS_WINS.search(sentence)) and (edit := _find(OVERWRITE, sentence)) and not _negated_at(sentence, edit):
+        yield kinds["authority"], min(wins.start(), edit.start())
     if (recreate := _find(RECREATE, sentence)) and (delete := _find(DELETE, sentence, 0, recreate.start())) \
             and _subject_before(sentence, delete.start()):
         yield kinds["order"], delete.start()

@@ -192,7 +192,8 @@ def _speaks_to_reader(text: str, start: int) -> bool:
 # not enough by itself: the classifier, trained on such reports, judges the sentence.
 _REPORTING = re.compile(
     r"\b(?:contained|containing|tried to|trying to|attempted to|attempting to|an attempt to|asking (?:the )?agents? to|"
-    r"asked (?:the )?agents? to|telling (?:the )?agents? to|told (?:the )?agents? to|instructing (?:the )?agents? to|that claim|which claim|claims that|attack pattern|injection pattern|asks to|asks you to|asking you to|tells you to|wants you to|claiming|styled as|injected|injection|phishing|example of|for example|e\.g\.|"
+    r"asked (?:the )?agents? to|(?:note|comment|email|e-mail|message|ticket|description|text)s? (?:saying|telling|asking|claiming)|"
+    r"planted|telling (?:the )?agents? to|told (?:the )?agents? to|instructing (?:the )?agents? to|that claim|which claim|claims that|attack pattern|injection pattern|asks to|asks you to|asking you to|tells you to|wants you to|claiming|styled as|injected|injection|phishing|example of|for example|e\.g\.|"
     r"did not follow|didn't follow|not followed|flagged|redacted|reported it|is not a standing decision|suspicious|"
     r"is data, not|shows up in|shown up in|we watch for|are refused|is refused|was refused|"
     r"enthielt|versuchte|verdachtig|nicht gefolgt|nicht befolgt|dazu bringen sollte|tentait|tentative|contenait|suspecte?|pas suivi|intentaba|intento de|"
