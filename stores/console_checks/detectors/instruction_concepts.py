@@ -777,6 +777,17 @@ def _subject_before(sentence: str, at: int) -> bool:
     return False
 
 
+# The lexicons at least one of which each test of ``_other_acts`` needs, and the words of its plain patterns.
+_ACT_IDS = frozenset(map(id, (
+    OUTSIDE, SECRET, OWN, OWN_WORK, OTHERS_NOTES, HUMAN_IDENTITY, SHOW_UP, OTHER_CLIENTS, READ_ONLY_STORE, CONCEAL_WHEN,
+    STEALTH, FINE, TELL, ALONE, RECREATE,
+)))
+_MAYBE_ACT = re.compile(
+    _SELF_SUFFIX.pattern + r"|_|\b(?:only|solo|nur|seulement)\b|只|" + normalise("だけ")
+    + r"|contradi|disagree|conflict|widerspr|矛盾|冲突"
+)
+
+
 def concepts(text: str, kinds: dict[str, str]) -> list[Concept]:
     """Passages of a normalised text that weaken oversight, or otherwise act on it, said to the agent.
 
@@ -788,23 +799,29 @@ def concepts(text: str, kinds: dict[str, str]) -> list[Concept]:
     found: list[Concept] = []
     offsets = _sentences(text)
     sentences = list(zip([start for start, _ in offsets], _holding(text, offsets), strict=True))
-    gated = [bool(GATE.search(s) or WEAK_GATE.search(s)) for _, s in sentences]
-    strong = [bool(g and GATE.search(s)) for g, (_, s) in zip(gated, sentences, strict=True)]
+    strong = [bool(_find(GATE, s)) for _, s in sentences]
+    gated = [g or bool(_find(WEAK_GATE, s)) for g, (_, s) in zip(strong, sentences, strict=True)]
     agents = [_has_agent(s) for _, s in sentences]
     for i, (start, sentence) in enumerate(sentences):
+        near_gate = strong[i] or any(strong[max(0, i - 2) : i])
+        gate_here = gated[i] or any(gated[max(0, i - 2) : i]) and bool(_PRONOUN.search(sentence))
+        acts = bool(sentence.has & _ACT_IDS) or _MAYBE_ACT.search(sentence) is not None
+        configured = ":" in sentence or "=" in sentence or '"' in sentence
+        if not (acts or gate_here or near_gate or configured):
+            continue  # nothing here that any concept is made of: the imperative is not worth telling
         earlier = [s for _, s in sentences[max(0, i - 2) : i]]
         previous = _sentence(" ".join(earlier), frozenset().union(*(s.has for s in earlier)))
         agent = agents[i]
         imperative = _imperative(sentence)
-        for kind, at in _other_acts(sentence, previous, agent, imperative, kinds):
-            found.append(Concept(kind, start + at))
-        if (":" in sentence or "=" in sentence or '"' in sentence):
+        if acts:
+            for kind, at in _other_acts(sentence, previous, agent, imperative, kinds):
+                found.append(Concept(kind, start + at))
+        if configured:
             for m in CONFIG_OFF.finditer(sentence):
                 found.append(Concept(kinds["claim"], start + m.start()))
-        near_gate = strong[i] or any(strong[max(0, i - 2) : i])
         if near_gate and (agent or imperative) and (evade := _find(EVADE, sentence)):
             found.append(Concept(kinds["skip"], start + evade.start()))
-        if not (gated[i] or any(gated[max(0, i - 2) : i]) and _PRONOUN.search(sentence)):
+        if not gate_here:
             continue
         # A claim about oversight speaks to the agent if it or a sentence beside it names agents, or the next
         # one orders something done with it ("The field is legacy. Leave it blank.").
