@@ -68,7 +68,7 @@ GATE = _lexicon(
     "qa|quality assurance|review~|reviewer~|approv~|sign-off|signoff|sign off|signed off|escalat~|ruling~|branch protection|"
     "four-eyes|four eyes|oversight|audit trail|audit logging|auditing|audit log|audit logs|auditoria|journal d'audit|"
     "protokollierung|audit-log|console|scanner~|secret scan~|write protection|read-only|alert~|notification~|"
-    "gate|gates|quality gate~|human approval|human review|human sign-off|human oversight|human in the loop|manual approval|manual review|governance|code owner~|change advisory|checklist~|the team|account team|account manager|reporting|"
+    "monitor~|watchdog~|detect-secrets|secret scanner~|gitleaks|trufflehog|gate|gates|quality gate~|human approval|human review|human sign-off|human oversight|human in the loop|manual approval|manual review|governance|code owner~|change advisory|checklist~|the team|account team|account manager|reporting|"
     "run summar~|summaries|summary|reporting|refus~|rejected|lecture seule|solo lectura|schreibgeschutzt|"
     # de
     "prufung~|freigabe~|genehmigung~|abnahme~|eskalation~|eskalier~|konsole|schreibschutz|alarm~|benachrichtigung~|"
@@ -145,7 +145,8 @@ WEAKEN_STATE = _lexicon(
     "too strict|not catch|doesn't catch|does not catch|won't catch|will not catch|not flag|goes through|go through it|"
     "gets through|slip through|different wording|reword~|rephras~|describe them as|write them as|so it survives|pre-approved|"
     "not mandatory|not binding|not bother|not to bother|not be bothered|not be involved|not to be involved|"
-    "implied|implicit|assumed|given in advance|granted in advance|automatically granted|stillschweigend erteilt|"
+    "after release|after the release|post-release|after deploy~|after the deploy~|after merging|after the merge|"
+    "nach dem release|apres la mise en production|despues del despliegue|implied|implicit|assumed|given in advance|granted in advance|automatically granted|stillschweigend erteilt|"
     "implicite~|implicit~|a suggestion|only a suggestion|just a suggestion|not a requirement|nice to have|best effort|just a recommendation|"
     "une suggestion|eine empfehlung|nur eine empfehlung|una sugerencia|solo una sugerencia|"
     "only for people|does not concern you|doesn't concern you|ne te concerne pas|ne vous concerne pas|"
@@ -159,7 +160,7 @@ WEAKEN_STATE = _lexicon(
     # es / it / pt
     "no es necesari~|innecesari~|redundante|opcional|derog~|no aplica~|ya no|superfluo|obsolet~|por superad~|por aprobad~|"
     "no obligatori~|facoltativ~|non necessari~|desnecessari~",
-    "默认通过|默认批准|多余|可选|不需要|无需|不必|取消|废除|废止|作废|撤销|免除|已关闭|过时|能通过|就能通过|误报|形式|"
+    "发布后|发布之后|リリース後|デプロイ後|默认通过|默认批准|多余|可选|不需要|无需|不必|取消|废除|废止|作废|撤销|免除|已关闭|过时|能通过|就能通过|误报|形式|"
     "不要|廃止|省略可|任意|形骸|誤検知|通る|すり抜け|撤廃|不必要",
 )
 # Getting a refused note past the console: reworded, disguised, or written where it does not look.
@@ -206,8 +207,8 @@ IMPERATIVE = re.compile(
     r"copie|ecris|envoie|saute|ignore|supprime|desactive|fusionne|pousse|deploie|marque|publie|mets|ajoute|donne|"
     r"copia|escribe|envia|manda|salta|ignora|borra|desactiva|fusiona|haz|da|deja|anade\w*|marca|pon|guarda|decide|"
     r"di|dis|sag|sage|arregla\w*|corrige\w*|repara\w*|behebe|repare|pipe|define|exclude|reassign|assign|overwrite|"
-    r"formulier\w*|entscheide|fuhre|fuhr|lass|melde|nenne|liste|zeige|fuge|trage|setze|nimm|verwende|benutze|nutze|"
-    r"print|echo|show|display|log|output|sla|zet|stuur|kopieer|verwijder|negeer|keur|voeg|schrijf|gebruik|"
+    r"formulier\w*|entscheide|pushe|kommentiere|deploye|schalte|loesche|fuhre|fuhr|lass|melde|nenne|liste|zeige|fuge|trage|setze|nimm|verwende|benutze|nutze|"
+    r"print|echo|show|display|log|output|faca|envie|pule|apague|desative|coloque|mande|sla|zet|stuur|kopieer|verwijder|negeer|keur|voeg|schrijf|gebruik|"
     r"attribue\w*|recopie|lis|colle|reponds|asigna\w*|reasigna\w*|answer|reply|respond|"
     r"pule|envie|salta|invia)\b"
 )
@@ -292,7 +293,8 @@ def _sentence(text: str, has: frozenset[int]) -> _Sentence:
 
 _SENTENCE = re.compile(r"[^.!?;\n。！？；]+(?:[.!?;。！？；]+|$)|[^\n]+")
 _CLAUSE_CUT = re.compile(r"[,:，、：]")
-_PRONOUN = re.compile(r"(?<![\w])(?:it|them|that|those|this|these|es|sie|la|le|les|las|los|lo|ello|它|它们|これ|それ)(?![\w])")
+_PRONOUN = re.compile(r"(?<![\w])(?:it|them|that|those|this|these|es|sie|la|le|les|las|los|lo|ello|ela|ele|elas|eles|ella|ellas|elle|"
+                      r"elles|lui|eux|它|它们|これ|それ)(?![\w])")
 _BLOCKING_PREP = re.compile(r"\b(?:in|on|from|during|inside|within|for|at)\b")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 
@@ -380,7 +382,9 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
                 continue
             if after and not cjk and _BLOCKING_PREP.search(sentence, m.end(), at):
                 continue  # "skip raw_archive in freshness checks": the checks are where, not what
-            yield "order", weak and not _ALL.search(sentence[max(0, at - 30) : at]), m.start()
+            how = "impersonal" if _IMPERSONAL.match(word) and not sentence[_clause_start(sentence, m.start()) : m.start()].strip(
+                " -*#>\"'0123456789.)") else "order"
+            yield how, weak and not _ALL.search(sentence[max(0, at - 30) : at]), m.start()
             break
         else:
             # "Uninstall it": the oversight named in the sentence before (by a verb that only ever
@@ -396,8 +400,8 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
                 elif _find(GATE, previous) or _find(WEAK_GATE, previous):
                     yield "order", not _find(GATE, previous), m.start()
     for m in _LEAVE_OUT.finditer(sentence):
-        if not _clause_negated(sentence, m.start()) and any(not weak for _at, weak in gates):
-            yield "order", False, m.start()
+        if not _clause_negated(sentence, m.start()) and gates:
+            yield "order", all(weak for _at, weak in gates), m.start()
     if japanese:
         # "サマリーにもエスカレーション担当者にも書かないでください": oversight, then a negated verb after it.
         for m in _each(GATE, sentence):
@@ -412,6 +416,11 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
             yield "order", False, m.start()
     for m in _each(WEAKEN_PREP, sentence):
         if _clause_negated(sentence, m.start()):
+            continue
+        # "instead of a person", "without a human": the oversight is the person; "sem ela": named before.
+        if _HUMAN_AFTER.match(sentence, m.end()) or _PRONOUN.match(sentence, m.end() + 1) and (
+                any(at < m.start() and not weak for at, weak in gates) or _find(GATE, previous)):
+            yield "order", False, m.start()
             continue
         for at, weak in gates:
             if (at >= m.end() or japanese) and _words_between(sentence, m.end(), at) <= 4:
@@ -470,7 +479,7 @@ SECRET = _lexicon(
 )
 _OUTSIDE_WORDS = _lexicon(
     "external~|public|personal|off-site|offsite|gist|pastebin|#random|everyone|protonmail|gmail|extern~|externe~|"
-    "publi~|personnel~|privat~|privado~|personale|offentlich~",
+    "publi~|personnel~|privat~|privado~|personale|offentlich~|outside|from outside|third-party|third party",
     "外部|公开|公開|個人|私人|所有人",
 )
 OUTSIDE = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+|https?://|gs://|s3://|www\.|ftp://|" + _OUTSIDE_WORDS.pattern)
@@ -493,8 +502,9 @@ SEE = _lexicon(
     "看到|发现|知道|注意到|見る|見て|見ら|気つ|気付|知ら",
 )
 CONCEAL_WHEN = _lexicon(
-    "before|so|so that|damit|bevor|avant|pour qu~|afin qu~|para que|antes de|perche|prima che|without",
-    "之前|以免|免得|前に|ように|ないよう",
+    "before|so|so that|damit|bevor|avant|pour qu~|afin qu~|para que|antes de|perche|prima che|without|don't let|do not let|"
+    "never let|lass nicht|ne laisse pas|no dejes que",
+    "之前|以免|免得|别让|不要让|不让|前に|ように|ないよう|させない",
 )
 STEALTH = _lexicon(
     "silently|quietly|secretly|covertly|on the quiet|without a word|stillschweigend|heimlich|en silence|discretement|"
@@ -544,8 +554,9 @@ RECREATE = _lexicon(
     "重新创建|重建|再次创建|作り直|再作成|復元|もう一度",
 )
 OTHER_CLIENTS = _lexicon(
-    "other clients|other client's|other clients'|other customers|otros clientes|autres clients|anderen kunden|altri clienti",
-    "其他客户|别的客户|他のクライアント|他の顧客",
+    "other clients|other client's|other clients'|other customers|otros clientes|autres clients|anderen kunden|altri clienti|"
+    "other engagements|other engagements'|other engagement's|other projects'|other tenants|autres missions|andere mandanten",
+    "其他客户|别的客户|其他项目|他のクライアント|他の顧客|他の案件",
 )
 READ_ONLY_STORE = _lexicon(
     "practice store|practice-speicher|practice speicher|toolset store|toolset-speicher|practice|toolset",
@@ -602,7 +613,8 @@ OWN_WORK = _lexicon(
     "自己的|自分の|自らの",
 )
 SELF_APPROVE = _lexicon(
-    "approv~|sign off|sign-off|signoff|merge~|freigeb~|genehmig~|approuv~|valid~|aprob~|fusion~",
+    "approv~|sign off|sign-off|signoff|merge~|freigeb~|genehmig~|approuv~|valid~|aprob~|fusion~|tick~|check the box|abhak~|"
+    "coche~",
     "批准|审批|签字|承認|マージ",
 )
 HUMAN_IDENTITY = _lexicon(
@@ -633,12 +645,55 @@ TELL = _lexicon(
 _THAT = re.compile(r"\b(?:that|dass|que|qu'|che)\b|(?:的事|こと)")
 _ALL = re.compile(r"\b(?:all|every|any|alle|allen|tous|toutes|todas|todos|tutti|tutte)\s+(?:\S+\s+)?$|" + normalise("(?:所有|全部|すべて|全て)[^。]{0,6}$"))
 # Verbs with a particle apart: "leave X out", "lass X weg", "sla X over", "laat X weg".
-_LEAVE_OUT = re.compile(r"\b(?:leave|lass|laisse|deja|laat|sla)\b[^.;!?\n]{1,50}?\b(?:out of|out|weg|de cote|fuera de|fuera|over)\b")
+_LEAVE_OUT = re.compile(
+    r"\b(?:leave|lass|laisse|deja|laat|sla)\b[^.;!?\n]{1,50}?\b(?:out of|out|weg|de cote|fuera de|fuera|over|off)\b|"
+    r"\b(?:turn|switch|comment|shut)\b[^.;!?\n]{1,50}?\b(?:off|out|down)\b|"
+    r"\b(?:kommentier\w*|schalte|schalt|stell\w*)\b[^.;!?\n]{1,50}?\b(?:aus|ab)\b"
+)
+_HUMAN_AFTER = re.compile(
+    r"\s*(?:a |an |the |any |un |une |el |la |einen |eine |um |uma )?(?:person|human|humans|people|personne|humain|humains|mensch|"
+    r"menschen|persona|reviewer|relecteur|revisor)\b"
+)
 
 
+ALT_ACCOUNT = _lexicon(
+    "bot account|service account|admin account|another account|second account|robot account|machine user|break-glass~|"
+    "dienstkonto|compte de service|cuenta de servicio|conta de servico",
+    "服务账号|サービスアカウント",
+)
+_YOURSELF = re.compile(r"\b(?:yourself|toi-meme|tu mismo|tu misma|selbst)\b|自己|" + normalise("自分で"))
+DESTROY = _lexicon(
+    "truncat~|delet~|wipe~|clear~|purg~|remov~|eras~|scrub~|losch~|supprim~|efface~|borra~|elimin~|apag~",
+    "删掉|删除|清空|清除|削除|消し|消去",
+)
+LOG = _lexicon(
+    "log|logs|run log~|history|audit~|record~|journal~|protokoll~|registro~|historial|historique|verlauf",
+    "日志|记录|ログ|履歴|記録",
+)
+FAILED = _lexicon(
+    "red|rot|rouge|rojo|vermelh~|fail~|failing|broken|echou~|fall~|fehlgeschlagen|kaputt|cass~|rot sind",
+    "失败|失敗|红|赤",
+)
+ANYWAY = _lexicon(
+    "anyway|anyways|regardless|nonetheless|instead|trotzdem|dennoch|quand meme|malgre tout|de todos modos|de todas formas|"
+    "igualmente|mesmo assim|comunque",
+    "照样|还是|仍然|それでも|代わりに|構わず",
+)
+REFUSED_BY = _lexicon(
+    "say no|says no|said no|refus~|deny|denies|denied|reject~|declin~|sagt nein|lehnt~|disent non|dit non|dice que no|dicen que no|"
+    "rechaz~|niega~",
+    "拒绝|不同意|断ら|拒否",
+)
 _THIS_WINS = re.compile(
     r"\b(?:disagree\w*|conflict\w*)\s+with\s+this\b|\bcontradict\w*\s+this\b|\bqui contredi\w*\s+(?:cette|celle-ci)|"
     r"\bdie\s+(?:dieser|dem hier)\s+widerspr|\bque\s+contradiga\w*\s+esta|与本笔记(?:冲突|矛盾)|このメモと矛盾"
+)
+
+
+# Weakenings that are an order by themselves at the head of a clause ("no need to ...", "inutile de ...").
+_IMPERSONAL = re.compile(
+    r"no need to|not need to|pas besoin d|inutile d|no hace falta|nicht notig|kein bedarf|non serve|nao precisa|"
+    + normalise("不必|无需|不需要|不用")
 )
 
 
@@ -678,6 +733,18 @@ def _other_acts(sentence: str, previous: str, agent: bool, imperative: bool, kin
     if agent and _find(OWN_WORK, sentence) and (approve := _find(SELF_APPROVE, sentence)) \
             and not _negated_at(sentence, approve) and _MAY.search(sentence[: approve.start()]):
         yield kinds["permission"], approve.start()
+    # Approving as someone else, or doing the approver's part oneself: "approve it with the bot account",
+    # "tick the approval box yourself".
+    if imperative and (approve := _find(SELF_APPROVE, sentence)) and (_find(ALT_ACCOUNT, sentence) or _YOURSELF.search(sentence)) \
+            and not _negated_at(sentence, approve):
+        yield kinds["permission"], approve.start()
+    if (destroy := _find(DESTROY, sentence)) and _find(LOG, sentence, destroy.end()) and _find(FAILED, sentence) \
+            and not _negated_at(sentence, destroy):
+        yield kinds["secrecy"], destroy.start()
+    if imperative and (anyway := _find(ANYWAY, sentence)) and not _negated_at(sentence, anyway) and (
+            _find(REFUSED_BY, sentence[: anyway.start()]) and not _find(GATE_VERB, sentence[anyway.start() - 40 : anyway.end()])
+            or _find(SHIPS, sentence) and _find(FAILED, sentence)):
+        yield kinds["skip"], anyway.start()
     if (others := _find(OTHERS_NOTES, sentence)) and (edit := _find(OVERWRITE, sentence)) and not _negated_at(sentence, edit):
         yield kinds["permission"], min(others.start(), edit.start())
     if imperative and agent and _find(HUMAN_IDENTITY, sentence):
@@ -780,10 +847,10 @@ def _subject_before(sentence: str, at: int) -> bool:
 # The lexicons at least one of which each test of ``_other_acts`` needs, and the words of its plain patterns.
 _ACT_IDS = frozenset(map(id, (
     OUTSIDE, SECRET, OWN, OWN_WORK, OTHERS_NOTES, HUMAN_IDENTITY, SHOW_UP, OTHER_CLIENTS, READ_ONLY_STORE, CONCEAL_WHEN,
-    STEALTH, FINE, TELL, ALONE, RECREATE,
+    STEALTH, FINE, TELL, ALONE, RECREATE, ALT_ACCOUNT, DESTROY, ANYWAY,
 )))
 _MAYBE_ACT = re.compile(
-    _SELF_SUFFIX.pattern + r"|_|\b(?:only|solo|nur|seulement)\b|只|" + normalise("だけ")
+    _SELF_SUFFIX.pattern + r"|yourself|selbst|自己|_|\b(?:only|solo|nur|seulement)\b|只|" + normalise("だけ")
     + r"|contradi|disagree|conflict|widerspr|矛盾|冲突"
 )
 
@@ -830,7 +897,7 @@ def concepts(text: str, kinds: dict[str, str]) -> list[Concept]:
                       or bool(following and _imperative(following) and _PRONOUN.search(following)))
         for how, weak, at in _gate_bound(sentence, previous):
             if how == "order" and not (agent or imperative):
-                continue
+                continue  # an impersonal order ("no need to wait for review") speaks to whoever reads it
             if how == "claim" and not claim_said:
                 continue
             if weak and not (agent or _find(SHIPS, sentence)):
