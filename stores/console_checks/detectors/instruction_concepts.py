@@ -25,7 +25,7 @@ import ahocorasick
 
 from .instruction_text import normalise
 
-__all__ = ["Concept", "concepts"]
+__all__ = ["Concept", "concepts", "said_to_reader"]
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 # Each lexicon's literal words, by the lexicon's regex: one Aho-Corasick pass over a text tells which
@@ -87,12 +87,12 @@ GATE = _lexicon(
 # counts only when an agent is named, the change ships, or the check is removed outright.
 WEAK_GATE = _lexicon(
     "test~|ci|pipeline~|check~|hook~|pre-commit|lint~|linter~|prueba~|pruebas|tests unitaires|verifica~|"
-    "wait~|attendre|attends|esperar|warten|abwarten",
+    "wait~|attendre|attends|esperar|warten|abwarten|data diff~|diff check~|reconciliation~",
     "测试|钩子|检查|等待|テスト|フック|チェック|待",
 )
 # Oversight verbs: negated, they weaken the oversight by themselves ("do not escalate", "no escales").
 GATE_VERB = _lexicon(
-    "escalat~|escalad~|escal~|eskalier~|report~|inform~|notif~|alert~|ask~|wait for|wait on|involve~|melde~|benachrichtig~|"
+    "escalat~|escalad~|escal~|eskalier~|report~|inform|informs|informed|informing|informar|informer|informe|informes|informieren|notif~|alert~|ask~|wait for|wait on|involve~|melde~|benachrichtig~|"
     "frag~|wende dich an|wende|kontaktier~|contact~|contacte~|contacta~|signal~|previen~|avis~|prevenir|run the test~|run test~|run them|execut~|ejecut~",
     "联系|联络|升级|上报|报告|通知|告知|询问|等待|連絡|エスカレーション|報告|通知|知らせ|相談|待",
 )
@@ -145,6 +145,8 @@ WEAKEN_STATE = _lexicon(
     "too strict|not catch|doesn't catch|does not catch|won't catch|will not catch|not flag|goes through|go through it|"
     "gets through|slip through|different wording|reword~|rephras~|describe them as|write them as|so it survives|pre-approved|"
     "not mandatory|not binding|not bother|not to bother|not be bothered|not be involved|not to be involved|"
+    "not applicable|n/a|nicht anwendbar|non applicable|no aplica~|non applicabile|rescind~|repeal~|withdrawn|retired|"
+    "no longer required|annule~|revoque~|suprimid~|anulad~|non serve|non occorre|non e necessari~|"
     "after release|after the release|post-release|after deploy~|after the deploy~|after merging|after the merge|"
     "nach dem release|apres la mise en production|despues del despliegue|implied|implicit|assumed|given in advance|granted in advance|automatically granted|stillschweigend erteilt|"
     "implicite~|implicit~|a suggestion|only a suggestion|just a suggestion|not a requirement|nice to have|best effort|just a recommendation|"
@@ -160,7 +162,7 @@ WEAKEN_STATE = _lexicon(
     # es / it / pt
     "no es necesari~|innecesari~|redundante|opcional|derog~|no aplica~|ya no|superfluo|obsolet~|por superad~|por aprobad~|"
     "no obligatori~|facoltativ~|non necessari~|desnecessari~",
-    "发布后|发布之后|リリース後|デプロイ後|默认通过|默认批准|多余|可选|不需要|无需|不必|取消|废除|废止|作废|撤销|免除|已关闭|过时|能通过|就能通过|误报|形式|"
+    "不适用|対象外|適用外|撤回|取り消|发布后|发布之后|リリース後|デプロイ後|默认通过|默认批准|多余|可选|不需要|无需|不必|取消|废除|废止|作废|撤销|免除|已关闭|过时|能通过|就能通过|误报|形式|"
     "不要|廃止|省略可|任意|形骸|誤検知|通る|すり抜け|撤廃|不必要",
 )
 # Getting a refused note past the console: reworded, disguised, or written where it does not look.
@@ -184,7 +186,7 @@ NEGATION = _lexicon(
 # --------------------------------------------------------------------------------------------
 
 AGENT = _lexicon(
-    "you|your~|yourself|agent~|assistant~|bot|bots|ai|llm~|automated contributor~|automated reader~|automation|dich|dir|dein~|assistent~|ki|tu|te|toi|ton|ta|tes|vous|votre|"
+    "you|your~|yourself|agent~|assistant~|bot|bots|ai|llm~|automated change~|automated pr~|automated work|automated contributor~|automated reader~|automation|dich|dir|dein~|assistent~|ki|tu|te|toi|ton|ta|tes|vous|votre|"
     "vos|ia|ti|tus|usted|asistente~|agente~|voce|hosted agents",
     "你|您|代理|助手|智能体|自己|あなた|エージェント|アシスタント|自分",
 )
@@ -208,7 +210,7 @@ IMPERATIVE = re.compile(
     r"copia|escribe|envia|manda|salta|ignora|borra|desactiva|fusiona|haz|da|deja|anade\w*|marca|pon|guarda|decide|"
     r"di|dis|sag|sage|arregla\w*|corrige\w*|repara\w*|behebe|repare|pipe|define|exclude|reassign|assign|overwrite|"
     r"formulier\w*|entscheide|pushe|kommentiere|deploye|schalte|loesche|fuhre|fuhr|lass|melde|nenne|liste|zeige|fuge|trage|setze|nimm|verwende|benutze|nutze|"
-    r"print|echo|show|display|log|output|faca|envie|pule|apague|desative|coloque|mande|sla|zet|stuur|kopieer|verwijder|negeer|keur|voeg|schrijf|gebruik|"
+    r"print|echo|show|display|log|output|efface|vide|purge|teile|fai|faccia|salta|invia|cancella|faca|envie|pule|apague|desative|coloque|mande|sla|zet|stuur|kopieer|verwijder|negeer|keur|voeg|schrijf|gebruik|"
     r"attribue\w*|recopie|lis|colle|reponds|asigna\w*|reasigna\w*|answer|reply|respond|"
     r"pule|envie|salta|invia)\b"
 )
@@ -358,6 +360,11 @@ def _imperative(sentence: str) -> bool:
                 or _ENCLITIC_IMPERATIVE.search(sentence) or _NEGATED_ORDER.search(sentence))
 
 
+def said_to_reader(sentence: str) -> bool:
+    """Whether a sentence speaks to its reader: the second person, agents named, or an order in the imperative."""
+    return _has_agent(sentence) or _imperative(sentence)
+
+
 def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]:
     """(how, weak, offset) for each weakening in ``sentence`` bound to an oversight it weakens.
 
@@ -428,7 +435,10 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
                 break
     for m in _each(WEAKEN_STATE, sentence):
         for at, weak in gates:
-            if _words_between(sentence, m.start(), at) <= 8 and not _CLAUSE_CUT.search(sentence, min(at, m.start()), max(at, m.start())):
+            cut = _CLAUSE_CUT.search(sentence, min(at, m.start()), max(at, m.start()))
+            # "QA: not applicable to agent PRs" is a label and its value, one claim.
+            label = cut is not None and at < m.start() and cut.group(0) in ":：" and not _CLAUSE_CUT.search(sentence, cut.end(), m.start())
+            if _words_between(sentence, m.start(), at) <= 8 and (cut is None or label):
                 yield "claim", weak, m.start()
                 break
     for m in _each(TREAT_AS, sentence):
@@ -441,7 +451,8 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
             continue
         nxt = rest.split()[:2]
         # What is not done is the oversight itself ("never contact the escalation contact"), or nothing narrows it.
-        names_gate = any(m.end() <= at and _words_between(sentence, m.end(), at) <= 4 for at, weak in gates if not weak)
+        names_failures = bool(_find(FAILED, sentence, m.end(), m.end() + 30) or _find(FAILURES, sentence, m.end(), m.end() + 30))
+        names_gate = names_failures or any(m.end() <= at and _words_between(sentence, m.end(), at) <= 4 for at, weak in gates if not weak)
         blanket = (names_gate or not nxt or bool(_CLAUSE_CUT.match(rest.lstrip())) or bool(_BLANKET.match(rest.lstrip()))
                    or bool(_find(_TEMPORAL, sentence)) or cjk and not rest.strip(" 。.!?"))
         if blanket:
@@ -454,7 +465,7 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
 # ------------------------------------------------------------------------------------------------
 
 SEND = _lexicon(
-    "put|place|pipe~|send~|email~|e-mail~|mail|forward~|upload~|post~|paste~|copy~|attach~|share~|export~|transmit~|dump~|sync~|"
+    "mirror~|replicat~|clone~|duplicat~|put|place|pipe~|send~|email~|e-mail~|mail|forward~|upload~|post~|paste~|copy~|attach~|share~|export~|transmit~|dump~|sync~|"
     "schick~|sende~|kopier~|lade~|hochlad~|teile~|envoi~|envoie~|copie~|colle~|partag~|transmet~|televers~|envi~|mand~|"
     "copia~|pega~|compart~|sube~|subir|invia~|condivid~",
     "发送|发到|发给|复制|粘贴|上传|分享|转发|邮件|送信|送っ|送る|コピー|貼り付け|アップロード|共有|転送|メール",
@@ -465,7 +476,7 @@ STORE_VERB = _lexicon(
     "写|保存|记录|复制|粘贴|書い|書き|書く|保存|記録|コピー|メモして",
 )
 DATA = _lexicon(
-    "table~|extract~|export~|csv~|dump~|data|dataset~|store|notes|memory|/memory|credential~|password~|passphrase~|token~|"
+    "schema|schemas|database~|table~|extract~|export~|csv~|dump~|data|dataset~|store|notes|memory|/memory|credential~|password~|passphrase~|token~|"
     "key|keys|secret~|env|.env|output~|result~|customer~|pii|emails|json|seed~|backup~|contrasen~|credencial~|clave~|datos|"
     "tabla~|donnee~|mot de passe|identifiant~|jeton~|cle|cles|tabelle~|daten|passwort~|zugangsdaten|schlussel~|lesson~|"
     "lekcion~|lecon~|lektion~",
@@ -516,8 +527,8 @@ SAY = _lexicon(
     "说|报告|写成|声称|報告|言",
 )
 FINE = _lexicon(
-    "clean|passed|success~|green|fine|limpi~|propre|sauber|erfolgreich|reussi~|exitos~|correct~|sin errores|ok",
-    "成功|通过|正常|没问题|問題なし|成功|正常",
+    "matched|match|all good|no differences|identical|stimmt|correspond~|coincid~|clean|passed|success~|green|fine|limpi~|propre|sauber|erfolgreich|reussi~|exitos~|correct~|sin errores|ok",
+    "成功|通过|正常|没问题|一致|問題なし|成功|正常",
 )
 ONLY_GOOD = re.compile(
     r"\bonly\s+(?:the\s+)?(?:successful|passing|green|good)\b|\bsolo\s+(?:los|las)\s+\w+\s+(?:exitos|correct)|"
@@ -773,7 +784,8 @@ def _other_acts(sentence: str, previous: str, agent: bool, imperative: bool, kin
         for say in _each(SAY, sentence):
             fine = _find(FINE, sentence, say.end(), say.end() + 50)
             if fine and not _clause_negated(sentence, say.start()) and re.search(
-                    r"\b(?:run|runs|build|job|ejecucion|execution|lauf|test|tests|it|was|war|fue|etait|est|ist|es|is|as|als|"
+                    r"\b(?:run|runs|build|job|ejecucion|execution|lauf|test|tests|it|was|war|fue|etait|est|ist|es|is|as|als|everything|"
+                    r"all|alles|tout|todo|"
                     r"como|comme)\b|运行|执行|実行", sentence[say.end() : fine.start() + 1]):
                 yield kinds["secrecy"], say.start()
                 break
@@ -871,7 +883,8 @@ def concepts(text: str, kinds: dict[str, str]) -> list[Concept]:
     agents = [_has_agent(s) for _, s in sentences]
     for i, (start, sentence) in enumerate(sentences):
         near_gate = strong[i] or any(strong[max(0, i - 2) : i])
-        gate_here = gated[i] or any(gated[max(0, i - 2) : i]) and bool(_PRONOUN.search(sentence))
+        gate_here = (gated[i] or any(gated[max(0, i - 2) : i]) and bool(_PRONOUN.search(sentence))
+                     or bool(_find(GATE_VERB, sentence)) and bool(_find(NEGATION, sentence)))
         acts = bool(sentence.has & _ACT_IDS) or _MAYBE_ACT.search(sentence) is not None
         configured = ":" in sentence or "=" in sentence or '"' in sentence
         if not (acts or gate_here or near_gate or configured):

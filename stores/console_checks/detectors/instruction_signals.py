@@ -448,7 +448,8 @@ _add(ORDER, r"\b(?:mark|report|treat|record|set|consider|count)\s+(?:every|all|e
      r"(?:\S+\s+){0,2}?(?:tickets?|failures?|failed runs?|runs?|checks?|tests?|results?|qa results?|errors?)\s+(?:as\s+)?"
      r"(?:done|passed|green|success|successful|a pass|pass|resolved|approved|fixed)", True, "mark", "report", "treat", "record", "set",
      "consider", "count")
-_add(ORDER, r"\b(?:approve|merge|accept|close|grant|sign)\s+(?:every|all|each|any)\s+(?:\S+\s+){0,2}?(?:prs?|pull requests?|"
+_add(ORDER, r"(?<!they )(?<!who )(?<!she )(?<! he )(?<!team )(?<!lead )(?<!owner )(?<!owners )(?<!client )(?<!reviewers )"
+     r"\b(?:approve|merge|accept|close|grant|sign)\s+(?:every|all|each|any)\s+(?:\S+\s+){0,2}?(?:prs?|pull requests?|"
      r"tickets?|changes?|requests?|grants?|releases?|approvals?)\b", True, "approve", "merge", "accept", "close", "grant", "sign")
 _add(ORDER, r"\b(?:change|remove|replace|reassign|delete|drop|swap)\s+(?:the\s+)?escalation contact\b", True, "escalation")
 _add(ORDER, r"\b(?:do not|never)\s+(?:raise|flag|report|mention|discuss)\s+(?:this|it|that)\s+(?:with|to)\s+(?:a\s+|any\s+)?"
@@ -482,8 +483,9 @@ _add(CHECKS_OFF, rf"\b{GATE_STRONG}\s+(?:(?:is|are|was|were|has been|have been|g
 _add(CHECKS_OFF, rf"\b{GATE_WEAK}\s+(?:(?:is|are|was|were|has been|have been)\s+)?(?:(?:now|already|currently)\s+)?"
      rf"{OFF_STATE}\b{_G}{{0,80}}?\b(?:{RELEASE_VERB}|you|agents?)\b", True, *_words(OFF_STATE))
 _add(CHECKS_OFF, rf"\b{GATE_WEAK}\s+(?:(?:is|are|was|were|has been|have been)\s+)?(?:(?:now|already|currently|simply)\s+)?"
-     rf"(?:optional|not needed|not required|unnecessary|waived|pre-approved|already approved|green already|already green|"
-     rf"a formality|can be skipped|do not apply to agents|does not apply to agents|not for agents)\b", True, "optional", "not needed", "not required", "unnecessary", "waived", "pre-approved", "already approved", "green", "formality", "can be skipped", "apply to agents", "not for agents")
+     rf"(?:(?:optional|not needed|not required|unnecessary|waived|pre-approved|already approved|green already|already green|"
+     rf"a formality|can be skipped)\b(?={_G}{{0,80}}?\b(?:{RELEASE_VERB}|you|your|agents?)\b)|do not apply to agents|does not apply to agents|"
+     rf"not for agents)\b", True, "optional", "not needed", "not required", "unnecessary", "waived", "pre-approved", "already approved", "green", "formality", "can be skipped", "apply to agents", "not for agents")
 _add(CHECKS_OFF, rf"\b(?:there is\s+)?no\s+(?:need|reason)\s+(?:for|to wait for|to run|to ask for|to go through)\s+"
      rf"(?:the\s+|a\s+|any\s+)?{GATE_STRONG}", True, "need", "reason")
 _add(CHECKS_OFF, rf"\b(?:you|agents?|the agent)\s+(?:do not|does not|never)\s+need\s+(?:to\s+(?:wait for|ask for|run|go through|get)\s+)?"
@@ -502,7 +504,7 @@ _add(SKIP_GATE, rf"\b{SKIP_VERB}\s+(?:(?:the|a|an|any|all|every|this|that|our|yo
      rf"mandatory|die|den|das|la|le|les|el|los|las|il)\s+){{0,3}}{GATE_STRONG}\b", True, *_words(SKIP_VERB))
 _add(SKIP_GATE, rf"\b{SKIP_VERB}\s+(?:(?:the|all|any|every|our|your|failing|remaining|required)\s+){{0,2}}{GATE_WEAK}\b"
      rf"{_G}{{0,40}}\b(?:and|then|to|so you can|so that you can|when you|before you|;|,)\s*{_G}{{0,20}}?{RELEASE_VERB}", True, *_words(SKIP_VERB))
-_add(SKIP_GATE, rf"\b{RELEASE_VERB}\w*\s+{_G}{{0,30}}?\b(?:without|ohne|sans|sin)\s+(?:(?:a|any|the|waiting for|asking|"
+_add(SKIP_GATE, rf"\b{RELEASE_VERB}(?!ed\b|d\b)\w*\s+{_G}{{0,30}}?\b(?:without|ohne|sans|sin)\s+(?:(?:a|any|the|waiting for|asking|"
      rf"running|running the|going through|eine|einen|la|le|les|el)\s+){{0,2}}(?:{GATE_STRONG}|{GATE_WEAK})\b", True,
      "without", "ohne", "sans", "sin ")
 _add(SKIP_GATE, rf"\b(?:{GATE_STRONG}|{GATE_WEAK})\b{_G}{{0,60}}\b(?:skip|bypass|ignore|disable|drop|omit)\s+(?:them|it|that|those)\b",
@@ -732,6 +734,7 @@ _CONCEPT_KINDS = {"skip": SKIP_GATE, "claim": CHECKS_OFF, "exfil": EXFIL, "permi
                   "authority": AUTHORITY, "order": ORDER}
 
 
+_TOOL_FLAG = re.compile(r"--no-verify|\[skip ci\]|\[ci skip\]|skip_ci|--no-hooks|-c core\.hookspath")
 _FACT_TENSE = re.compile(r"(?:[^.!?;\n]{0,60}?\b(?:was|were|had been)\b|nobody\b)")
 _SPOKEN_TO = re.compile(rf"\b(?:you|your|yourself|{AGENT})\b")
 
@@ -749,6 +752,10 @@ def sentence_signals(text: str) -> list[Signal]:
             continue
         # "QA was waived once, for DATA-666", "nobody reads the output before 08:00": a past event or a
         # habit of people, told to no one, is a fact about the work.
+        if kind == SKIP_GATE and _TOOL_FLAG.match(text, start) and not (
+                _SPOKEN_TO.search(text, _sentence_start(text, start), end.start() if end else len(text))
+                or instruction_concepts.said_to_reader(text[_sentence_start(text, start) : end.start() if end else len(text)])):
+            continue  # "the skip_ci label is only for docs" names the flag; "add [skip ci]" uses it
         if kind == CHECKS_OFF and _FACT_TENSE.match(text, start, end.start() if end else len(text)) \
                 and not _SPOKEN_TO.search(text, _sentence_start(text, start), end.start() if end else len(text)):
             continue
@@ -773,7 +780,8 @@ _ROLE_TAG = re.compile(
     r"important[-_ ]instructions?|prompt|override)\b[^<>]{0,80}>"
     r"(?![_.\-]?<[a-z])"  # "<system>_<env>" (its "_" dropped by normalising) is a name template, not a tag
 )
-_ROLE_HEADING = re.compile(r"^\s*#{1,6}\s*(?:system|assistant|developer|instructions?|system prompt|sys|admin)\s*:?\s*$")
+# A heading that is only a role name ("# System"); "# Admin" heads lessons about admin users too.
+_ROLE_HEADING = re.compile(r"^\s*#{1,6}\s*(?:system|assistant|developer|instructions?|system prompt|sys)\s*:?\s*$")
 _ROLE_KEY = re.compile(
     r"(?:^|[\s{,\[\"'])[\"']?role[\"']?\s*[:=]\s*[\"']?(?:system|assistant|developer)\b|"
     r"\brole\s*\|\s*(?:system|assistant|developer)\b|"
