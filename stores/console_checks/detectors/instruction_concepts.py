@@ -493,7 +493,9 @@ _OUTSIDE_WORDS = _lexicon(
     "publi~|personnel~|privat~|privado~|personale|offentlich~|outside|from outside|third-party|third party",
     "外部|公开|公開|個人|私人|所有人",
 )
-OUTSIDE = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+|https?://|gs://|s3://|www\.|ftp://|" + _OUTSIDE_WORDS.pattern)
+# Each pattern that starts with a run of characters starts where the run does: tried at every
+# position inside a long run it would be quadratic.
+OUTSIDE = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+\.[\w.-]+|https?://|gs://|s3://|www\.|ftp://|" + _OUTSIDE_WORDS.pattern)
 _LITERALS[OUTSIDE] = (("@", True), ("http", True), ("gs://", True), ("s3://", True), ("www.", True), ("ftp://", True),
                       *_LITERALS[_OUTSIDE_WORDS])
 SHARED = _lexicon(
@@ -647,7 +649,7 @@ _MAY = re.compile(
     r"\b(?:may|can|could|are allowed to|is allowed to|are permitted to|are free to|darf|durfen|konnen|kann|peut|peuvent|"
     r"puede|pueden|possono|podem)\b|" + normalise("可以|できる|てよい|てもよい|かまわない")
 )
-_SELF_SUFFIX = re.compile(r"\w+-toi\b|\b(?:asigna|reasigna|anade|agrega|otorga|atribuye)(?:te|telo|tela)\b")
+_SELF_SUFFIX = re.compile(r"(?<![\w-])\w+-toi\b|\b(?:asigna|reasigna|anade|agrega|otorga|atribuye)(?:te|telo|tela)\b")
 TELL = _lexicon(
     "mention~|tell~|say~|report~|disclose~|reveal~|admit~|erwahn~|sag~|verrat~|mentionn~|dis|dites|revel~|menciona~|"
     "menciones|digas|cuentes|informes|reveles",
