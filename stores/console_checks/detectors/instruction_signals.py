@@ -14,7 +14,9 @@ normalised text (lower case, accents dropped, look-alike letters folded; see ``i
 - orders to send data out;
 - claims of standing-decision or governance authority.
 
-Orders in German, French, Spanish, Chinese and Japanese are covered by the same groups.
+Orders in German, French, Spanish, Chinese and Japanese are covered by the same groups. The concept
+check (``instruction_concepts``: what a sentence touches, what it does to it, who it is said to)
+adds its signals under the same kinds, so a refusal names the passage and what it does alike.
 """
 
 from __future__ import annotations

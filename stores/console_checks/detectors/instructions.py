@@ -10,9 +10,15 @@ Two kinds of judgement, combined (a passage is refused when either speaks):
   text addressed to the reader that gives it orders, the agent's instructions overridden, claims
   that QA, review or approval are off, orders to skip them, permissions granted, things hidden
   from people, data sent out, standing-decision or governance authority claimed; in English,
-  German, French, Spanish, Chinese and Japanese;
+  German, French, Spanish, Italian, Portuguese, Dutch, Chinese and Japanese. Besides the phrasing
+  patterns, ``instruction_concepts`` judges each sentence by what it touches (QA, review, approval,
+  escalation, the console's checks, data, access), what it does to that (skips it, calls it not
+  needed, sends it out, grants it, hides it) and who it is said to (the agent, or an imperative);
 - a linear classifier over word and character n-grams (``instruction_model``), trained on public
   prompt-injection corpora and generated variants, scored per sentence and per pair of sentences.
+
+A signal or a classifier passage inside a quotation, or in a sentence that reports an attempt ("a
+ticket comment told agents to skip review; we did not follow it"), is a fact, not an order.
 
 Hiding is itself a finding: invisible characters, hidden HTML, orders inside comments or
 encodings (base64, hex, URL-encoding, rot13, HTML entities, look-alike letters, letters spelt out),
