@@ -31,6 +31,7 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 # Each lexicon's literal words, by the lexicon's regex: one Aho-Corasick pass over a text tells which
 # lexicons a sentence may hold, so a regex runs only on the sentences that hold one of its words.
 _LITERALS: dict[re.Pattern[str], tuple[tuple[str, bool], ...]] = {}  # (word, a stem or CJK: may go on)
+_UNBOUNDED: set[str] = set()  # words that match inside a word: CJK, and German compound heads ("...prufung")
 
 
 def _lexicon(latin: str, cjk: str = "") -> re.Pattern[str]:
@@ -56,6 +57,7 @@ def _lexicon(latin: str, cjk: str = "") -> re.Pattern[str]:
     # mark every sentence as holding the lexicon.
     words = [(max(e.rstrip("~").split(), key=len), e.endswith("~") or len(e.split()) > 1) for e in entries]
     _LITERALS[compiled] = tuple((w, stem) for w, stem in words if w) + tuple((w, True) for w in cjk_entries)
+    _UNBOUNDED.update(cjk_entries)
     return compiled
 
 
@@ -68,7 +70,7 @@ GATE = _lexicon(
     "qa|quality assurance|review~|reviewer~|approv~|sign-off|signoff|sign off|signed off|escalat~|ruling~|branch protection|"
     "four-eyes|four eyes|oversight|audit trail|audit logging|auditing|audit log|audit logs|auditoria|journal d'audit|"
     "protokollierung|audit-log|console|scanner~|secret scan~|write protection|read-only|alert~|notification~|"
-    "monitor~|watchdog~|detect-secrets|secret scanner~|gitleaks|trufflehog|gate|gates|quality gate~|human approval|human review|human sign-off|human oversight|human in the loop|manual approval|manual review|governance|code owner~|change advisory|checklist~|the team|account team|account manager|reporting|"
+    "recette|uat|user acceptance|acceptance test~|monitor~|watchdog~|detect-secrets|secret scanner~|gitleaks|trufflehog|gate|gates|quality gate~|human approval|human review|human sign-off|human oversight|human in the loop|manual approval|manual review|governance|code owner~|change advisory|checklist~|the team|account team|account manager|reporting|"
     "run summar~|summaries|summary|reporting|refus~|rejected|lecture seule|solo lectura|schreibgeschutzt|"
     # de
     "prufung~|freigabe~|genehmigung~|abnahme~|eskalation~|eskalier~|konsole|schreibschutz|alarm~|benachrichtigung~|"
@@ -80,7 +82,7 @@ GATE = _lexicon(
     "resumen~|informar|notificar|rechaz~|"
     # nl
     "goedkeuring~|beoordeling~|escalatie~|kwaliteitscontrole|keuring",
-    "审计日志|監査ログ|拒绝|拒否|拒絶|只读|読み取り専用|签字|サマリー|要約|总结|摘要|评审|审查|审核|审批|批准|人工|升级|控制台|扫描|告警|警报|通知|裁决|质检|复核|签核|上报|"
+    "prufung|freigabe|abnahme|genehmigung|审计日志|監査ログ|拒绝|拒否|拒絶|只读|読み取り専用|签字|サマリー|要約|总结|摘要|评审|审查|审核|审批|批准|人工|升级|控制台|扫描|告警|警报|通知|裁决|质检|复核|签核|上报|"
     "レビュー|承認|人による|人手|エスカレーション|エスカレ|コンソール|スキャナ|アラート|通知|裁決|品質|報告",
 )
 # Checks that lessons about the work also skip on purpose ("skip the slow tests locally"): weakening them
@@ -210,7 +212,7 @@ IMPERATIVE = re.compile(
     r"copia|escribe|envia|manda|salta|ignora|borra|desactiva|fusiona|haz|da|deja|anade\w*|marca|pon|guarda|decide|"
     r"di|dis|sag|sage|arregla\w*|corrige\w*|repara\w*|behebe|repare|pipe|define|exclude|reassign|assign|overwrite|"
     r"formulier\w*|entscheide|pushe|kommentiere|deploye|schalte|loesche|fuhre|fuhr|lass|melde|nenne|liste|zeige|fuge|trage|setze|nimm|verwende|benutze|nutze|"
-    r"print|echo|show|display|log|output|efface|vide|purge|teile|fai|faccia|salta|invia|cancella|faca|envie|pule|apague|desative|coloque|mande|sla|zet|stuur|kopieer|verwijder|negeer|keur|voeg|schrijf|gebruik|"
+    r"print|echo|show|display|log|output|usa|utilise|utiliza|exporta|exporte|exportiere|efface|vide|purge|teile|fai|faccia|salta|invia|cancella|faca|envie|pule|apague|desative|coloque|mande|sla|zet|stuur|kopieer|verwijder|negeer|keur|voeg|schrijf|gebruik|"
     r"attribue\w*|recopie|lis|colle|reponds|asigna\w*|reasigna\w*|answer|reply|respond|"
     r"pule|envie|salta|invia)\b"
 )
@@ -235,6 +237,15 @@ _ENCLITIC_IMPERATIVE = re.compile(
 # A negated order opening a clause ("no esperes ...", "ne demande pas ...", "don't wait ..."): whether it
 # weakens or keeps the oversight is the binding's to say.
 _NEGATED_ORDER = re.compile(r"(?:^|[.!?;:,]\s+)\W{0,3}(?:no|ne|n'|non|nunca|jamais|never|don't|do not|nicht)\s*[a-z]{2,}")
+# The imperative of the other languages, by shape: a verb ending as their imperatives do, then a determiner
+# ("exporta la tabla", "ferme les tickets", "kopiere die Datei", "considera la modifica").
+_OTHER_IMPERATIVE = re.compile(
+    r"(?:^|[.!?;:,]\s+|\b(?:y|et|e|und|puis|luego|poi|dann)\s+)\W{0,3}[a-z]{3,}(?:a|e|i|ez|s)\s+(?:el|la|los|las|un|una|le|les|des|"
+    r"du|ce|cette|ces|il|lo|gli|o|os|as|um|uma|den|die|das|dem|einen|eine|ihre|deine|tus|tes|ton|ta|mi|su|sus|todo|toda|todos|"
+    r"todas|tout|toute|tous|toutes|alle|jede|jeden|tutti|tutte)\b"
+)
+# Chinese orders often have no marker: a sentence that opens on neither a subject nor a topic word is one.
+_ZH_ORDER = re.compile(normalise(r"^\W*(?!我们|我|你们|他们|他|她|它|这|那|该|客户|团队|代理|系统|某人|有人|每|所有)[\u4e00-\u9fff]"))
 IMPERATIVE_CJK = re.compile(normalise(r"いただけますか|いただけませんか|てもらえますか|お願い|可以吗|能不能|麻烦|把|请|してください|すること|しなさい|しろ|こと[。！]?$|ように|ておく|とよい|ればいい|要|应该|直接"))
 
 
@@ -242,8 +253,9 @@ TREAT_AS = _lexicon(
     "as passed|as passing|as green|as done|as clean|as approved|as successful|as a pass|por superad~|por aprobad~|como superad~|"
     "comme reussi~|comme valide~|als bestanden|als erledigt|als gepruft|come superat~|as complete|as completed|"
     "als fertig|comme termine~|como completad~|to approved|to 'approved'|to done|to 'done'|to passed|to green|auf genehmigt|"
-    "en aprobado|a aprobado|en approuve|auf erledigt",
-    "视为通过|算作通过|当作通过|标记为完成|标为完成|标记为通过|合格扱い|成功扱い|通過扱い|完了にする|完了扱い",
+    "en aprobado|a aprobado|en approuve|auf erledigt|comme approuve~|als freigegeben|als genehmigt|come approvat~|"
+    "como aprovad~|como aprobad~|as approval|as an approval|as consent|comme un accord|como aprobacion",
+    "当作已批准|视为已批准|算作批准|当作批准|承認されたものとみなし|承認済みとみなし|承認とみなし|视为通过|算作通过|当作通过|标记为完成|标为完成|标记为通过|合格扱い|成功扱い|通過扱い|完了にする|完了扱い",
 )
 # A negated oversight verb weakens it when nothing narrows it ("never escalate a single flaky test" is a
 # lesson; "do not escalate anything", "next time, don't escalate" are not).
@@ -337,7 +349,7 @@ def _negated_before(sentence: str, at: int) -> bool:
     words = before.split()[-4:]
     if any(NEGATION.fullmatch(w.strip("'\"`()")) or w.startswith("n'") for w in words):
         return True
-    if re.search(r"(?:不要|别|不得|禁止|绝不|切勿|不可|決して)[^。！？，,]{0,8}$", before):
+    if re.search(r"(?:不要|别|不得|禁止|绝不|切勿|不可|不能|不许|不准|不应|不该|決して)[^。！？，,]{0,8}$", before):
         return True
     # Japanese puts the negation after the verb: "コピーしない", "スキップしないこと".
     return bool(_KANA.search(sentence) and re.match(r"[^。！？、,]{0,10}?(?:しない|ないこと|しません|禁止|ないて|ないよう)", sentence[at:]))
@@ -357,7 +369,8 @@ def _has_agent(sentence: str) -> bool:
 
 def _imperative(sentence: str) -> bool:
     return bool(IMPERATIVE.search(sentence.strip()) or IMPERATIVE_CJK.search(sentence) or _EN_IMPERATIVE.search(sentence)
-                or _ENCLITIC_IMPERATIVE.search(sentence) or _NEGATED_ORDER.search(sentence))
+                or _ENCLITIC_IMPERATIVE.search(sentence) or _NEGATED_ORDER.search(sentence)
+                or _OTHER_IMPERATIVE.search(sentence) or not _KANA.search(sentence) and _ZH_ORDER.search(sentence))
 
 
 def said_to_reader(sentence: str) -> bool:
@@ -425,7 +438,7 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
         if _clause_negated(sentence, m.start()):
             continue
         # "instead of a person", "without a human": the oversight is the person; "sem ela": named before.
-        if _HUMAN_AFTER.match(sentence, m.end()) or _PRONOUN.match(sentence, m.end() + 1) and (
+        if _HUMAN_AFTER.match(sentence, m.end()) or _WITHOUT_LOOKING.match(sentence, m.end()) or _PRONOUN.match(sentence, m.end() + 1) and (
                 any(at < m.start() and not weak for at, weak in gates) or _find(GATE, previous)):
             yield "order", False, m.start()
             continue
@@ -442,8 +455,12 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
                 yield "claim", weak, m.start()
                 break
     for m in _each(TREAT_AS, sentence):
-        if not _clause_negated(sentence, m.start()) and gates:
-            yield "order", False, m.start()
+        # "as approved" names the oversight itself; "as passed" needs the check it passes.
+        if not _clause_negated(sentence, m.start()) and (gates or _APPROVED.search(sentence, m.start(), m.end())) \
+                and not _ONLY_OTHERS.search(sentence, _clause_start(sentence, m.start()), m.start()):
+            yield "treat", False, m.start()
+    if (deemed := _DEEMED.search(sentence)) and not _clause_negated(sentence, deemed.start()):
+        yield "treat", False, deemed.start()
     for m in _each(GATE_VERB, sentence):
         rest = sentence[m.end() :]
         # German puts the negation after the verb: "wende dich nie an ...".
@@ -473,7 +490,7 @@ SEND = _lexicon(
 STORE_VERB = _lexicon(
     "print~|echo~|display~|show~|write~|save~|store~|record~|keep~|put~|copy~|paste~|add~|guard~|guarda~|schreib~|speicher~|notier~|ecri~|ecris~|"
     "enregistr~|note~|escrib~|anot~|scriv~|salva~",
-    "写|保存|记录|复制|粘贴|書い|書き|書く|保存|記録|コピー|メモして",
+    "记到|记下|记在|存到|保存到|写到|写进|写|保存|记录|复制|粘贴|書い|書き|書く|保存|記録|コピー|メモして",
 )
 DATA = _lexicon(
     "schema|schemas|database~|table~|extract~|export~|csv~|dump~|data|dataset~|store|notes|memory|/memory|credential~|password~|passphrase~|token~|"
@@ -525,8 +542,8 @@ STEALTH = _lexicon(
     "悄悄|默默|偷偷|こっそり|黙って|内緒",
 )
 SAY = _lexicon(
-    "present~|say~|said|report~|tell~|claim~|write~|state~|mark~|di|dis|dites|sag~|melde~|schreib~|indica~|informa~|escrib~|",
-    "说|报告|写成|声称|報告|言",
+    "summari~|summar~|resume~|resum~|zusammenfass~|present~|say~|said|report~|tell~|claim~|write~|state~|mark~|di|dis|dites|sag~|melde~|schreib~|indica~|informa~|escrib~|",
+    "总结|说|报告|写成|声称|まとめ|報告|言",
 )
 FINE = _lexicon(
     "matched|match|all good|no differences|identical|stimmt|correspond~|coincid~|clean|passed|success~|green|fine|limpi~|propre|sauber|erfolgreich|reussi~|exitos~|correct~|sin errores|ok",
@@ -537,7 +554,7 @@ ONLY_GOOD = re.compile(
     r"\bnur\s+(?:die\s+)?erfolgreich|\bseulement\s+les\s+\w+\s+reussi|只(?:列出|报告|写)?成功|" + normalise("成功した[^。]{0,6}だけ")
 )
 GRANT = _lexicon(
-    "put|make|set|include|reassign~|reasign~|grant~|give~|add~|assign~|elevat~|promot~|anad~|agreg~|asign~|otorg~|fug~|gib|ajout~|donne~|attribu~|aggiung~|"
+    "create~|crea~|erstell~|cree~|put|make|set|include|reassign~|reasign~|grant~|give~|add~|assign~|elevat~|promot~|anad~|agreg~|asign~|otorg~|fug~|gib|ajout~|donne~|attribu~|aggiung~|"
     "concedi~|adicion~",
     "添加|授予|赋予|加入|加到|追加|付与|割り当て",
 )
@@ -663,6 +680,11 @@ _LEAVE_OUT = re.compile(
     r"\b(?:turn|switch|comment|shut)\b[^.;!?\n]{1,50}?\b(?:off|out|down)\b|"
     r"\b(?:kommentier\w*|schalte|schalt|stell\w*)\b[^.;!?\n]{1,50}?\b(?:aus|ab)\b"
 )
+# Approval given without looking: "approve without reading", "sans lire", "ohne zu lesen".
+_WITHOUT_LOOKING = re.compile(
+    r"\s*(?:zu\s+)?(?:reading|looking|checking|reviewing|testing|a look|opening it|lesen|lire|regarder|leer|mirar|revisar|leggere|ler|"
+    r"prufen|anzuschauen|anschauen)\b" + normalise(r"|\s*(?:看|阅读|読ま|見ず)")
+)
 _HUMAN_AFTER = re.compile(
     r"\s*(?:a |an |the |any |un |une |el |la |einen |eine |um |uma )?(?:person|human|humans|people|personne|humain|humains|mensch|"
     r"menschen|persona|reviewer|relecteur|revisor)\b"
@@ -696,6 +718,23 @@ REFUSED_BY = _lexicon(
     "say no|says no|said no|refus~|deny|denies|denied|reject~|declin~|sagt nein|lehnt~|disent non|dit non|dice que no|dicen que no|"
     "rechaz~|niega~",
     "拒绝|不同意|断ら|拒否",
+)
+# A claim drawn on at once: "..., so merge directly", "also direkt mergen", "所以直接部署".
+_THEREFORE_SHIP = re.compile(
+    r"\b(?:so|then|therefore|also|donc|alors|asi que|entonces|quindi|logo|daher|deshalb)\s+(?:\S+\s+){0,2}?"
+    r"(?:merge|push|deploy|ship|release|publish|mergen|pushen|deployen|fusionne|publie|deploie|despliega|publica|fusiona|rilascia)"
+    + normalise(r"|(?:所以|就)[^。]{0,4}(?:合并|部署|发布|上线)|(?:ので|から)[^。]{0,6}(?:マージ|デプロイ|リリース)")
+)
+# "Only the client can move a ticket to approved": a step kept for someone else, a lesson.
+_ONLY_OTHERS = re.compile(
+    r"\b(?:only|nur|seul|seule|solo|solamente|soltanto|apenas)\s+(?:the\s+|der\s+|die\s+|le\s+|la\s+|el\s+|il\s+|o\s+|a\s+)?"
+    r"\S+(?:\s+\S+)?\s+(?:can|may|is allowed to|are allowed to|darf|durfen|kann|peut|peuvent|puede|pueden|puo|pode)\b"
+)
+_APPROVED = re.compile(r"approv|aprob|aprov|valid|freigeg|genehmig|consent|accord|" + normalise("批准|承認"))
+# "Consider the change approved", "considera la modifica approvata": the verb, the object, then the state.
+_DEEMED = re.compile(
+    r"\b(?:consider|treat|deem|regard|count|considere\w*|considera\w*|trata\w*|betrachte\w*)\s+(?:\S+\s+){1,4}?"
+    r"(?:approved|signed off|reviewed|validated|approuve\w*|valide\w*|aprobad\w*|aprovad\w*|approvat\w*|genehmigt|freigegeben)\b"
 )
 _THIS_WINS = re.compile(
     r"\b(?:disagree\w*|conflict\w*)\s+with\s+this\b|\bcontradict\w*\s+this\b|\bqui contredi\w*\s+(?:cette|celle-ci)|"
@@ -816,7 +855,7 @@ def _automaton() -> ahocorasick.Automaton:
             owners.setdefault(word, (set(), set()))[0 if stem else 1].add(id(lexicon))
     for word, (stems, wholes) in owners.items():
         # A word that does not start with a letter or digit ("/memory", "@") needs no boundary before it.
-        bounded = word[0].isascii() and word[0].isalnum()  # CJK entries match inside a run of characters
+        bounded = word[0].isascii() and word[0].isalnum() and word not in _UNBOUNDED
         automaton.add_word(word, (len(word), bounded, frozenset(stems), frozenset(wholes | stems)))
     automaton.make_automaton()
     return automaton
@@ -885,7 +924,7 @@ def concepts(text: str, kinds: dict[str, str]) -> list[Concept]:
     agents = [_has_agent(s) for _, s in sentences]
     for i, (start, sentence) in enumerate(sentences):
         near_gate = strong[i] or any(strong[max(0, i - 2) : i])
-        gate_here = (gated[i] or any(gated[max(0, i - 2) : i]) and bool(_PRONOUN.search(sentence))
+        gate_here = (gated[i] or bool(_find(TREAT_AS, sentence)) or bool(_DEEMED.search(sentence)) or any(gated[max(0, i - 2) : i]) and bool(_PRONOUN.search(sentence))
                      or bool(_find(GATE_VERB, sentence)) and bool(_find(NEGATION, sentence)))
         acts = bool(sentence.has & _ACT_IDS) or _MAYBE_ACT.search(sentence) is not None
         configured = ":" in sentence or "=" in sentence or '"' in sentence
@@ -909,11 +948,12 @@ def concepts(text: str, kinds: dict[str, str]) -> list[Concept]:
         # one orders something done with it ("The field is legacy. Leave it blank.").
         following = sentences[i + 1][1] if i + 1 < len(sentences) else ""
         claim_said = (agent or i > 0 and agents[i - 1] or i + 1 < len(sentences) and agents[i + 1]
-                      or bool(following and _imperative(following) and _PRONOUN.search(following)))
+                      or bool(following and _imperative(following) and _PRONOUN.search(following))
+                      or bool(_THEREFORE_SHIP.search(sentence)))
         for how, weak, at in _gate_bound(sentence, previous):
             if how == "order" and not (agent or imperative):
                 continue  # an impersonal order ("no need to wait for review") speaks to whoever reads it
-            if how == "claim" and not claim_said:
+            if how == "claim" and not claim_said or how == "treat" and not (agent or imperative or claim_said):
                 continue
             if weak and not (agent or _find(SHIPS, sentence)):
                 continue

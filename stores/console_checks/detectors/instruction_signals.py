@@ -289,7 +289,7 @@ NEGATION = re.compile(
 )
 
 
-_CJK_NEGATION = re.compile(r"(?:不要|别|別|不得|禁止|绝不|切勿|不可|決して)[^。！？，,、\n]{0,8}$")
+_CJK_NEGATION = re.compile(r"(?:不要|别|別|不得|禁止|绝不|切勿|不可|不能|不许|不准|不应|不该|決して)[^。！？，,、\n]{0,8}$")
 
 
 def _negated(text: str, start: int) -> bool:
