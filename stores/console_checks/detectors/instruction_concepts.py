@@ -70,7 +70,7 @@ GATE = _lexicon(
     "qa|quality assurance|review~|reviewer~|approv~|sign-off|signoff|sign off|signed off|escalat~|ruling~|branch protection|"
     "four-eyes|four eyes|oversight|audit trail|audit logging|auditing|audit log|audit logs|auditoria|journal d'audit|"
     "protokollierung|audit-log|console|scanner~|secret scan~|write protection|read-only|alert~|notification~|"
-    "recette|uat|user acceptance|acceptance test~|monitor~|watchdog~|detect-secrets|secret scanner~|gitleaks|trufflehog|gate|gates|quality gate~|human approval|human review|human sign-off|human oversight|human in the loop|manual approval|manual review|governance|code owner~|change advisory|checklist~|the team|account team|account manager|reporting|"
+    "notific~|notifiche|recette|uat|user acceptance|acceptance test~|monitor~|watchdog~|detect-secrets|secret scanner~|gitleaks|trufflehog|gate|gates|quality gate~|human approval|human review|human sign-off|human oversight|human in the loop|manual approval|manual review|governance|code owner~|change advisory|checklist~|the team|account team|account manager|reporting|"
     "run summar~|summaries|summary|reporting|refus~|rejected|lecture seule|solo lectura|schreibgeschutzt|"
     # de
     "prufung~|freigabe~|genehmigung~|abnahme~|eskalation~|eskalier~|konsole|schreibschutz|alarm~|benachrichtigung~|"
@@ -82,7 +82,7 @@ GATE = _lexicon(
     "resumen~|informar|notificar|rechaz~|"
     # nl
     "goedkeuring~|beoordeling~|escalatie~|kwaliteitscontrole|keuring",
-    "prufung|freigabe|abnahme|genehmigung|审计日志|監査ログ|拒绝|拒否|拒絶|只读|読み取り専用|签字|サマリー|要約|总结|摘要|评审|审查|审核|审批|批准|人工|升级|控制台|扫描|告警|警报|通知|裁决|质检|复核|签核|上报|"
+    "kontrolle|prufung|freigabe|abnahme|genehmigung|数据质量检查|质量检查|审计日志|監査ログ|拒绝|拒否|拒絶|只读|読み取り専用|签字|サマリー|要約|总结|摘要|评审|审查|审核|审批|批准|人工|升级|控制台|扫描|告警|警报|通知|裁决|质检|复核|签核|上报|"
     "レビュー|承認|人による|人手|エスカレーション|エスカレ|コンソール|スキャナ|アラート|通知|裁決|品質|報告",
 )
 # Checks that lessons about the work also skip on purpose ("skip the slow tests locally"): weakening them
@@ -95,8 +95,8 @@ WEAK_GATE = _lexicon(
 # Oversight verbs: negated, they weaken the oversight by themselves ("do not escalate", "no escales").
 GATE_VERB = _lexicon(
     "escalat~|escalad~|escal~|eskalier~|report~|inform|informs|informed|informing|informar|informer|informe|informes|informieren|notif~|alert~|ask~|wait for|wait on|involve~|melde~|benachrichtig~|"
-    "frag~|wende dich an|wende|kontaktier~|contact~|contacte~|contacta~|signal~|previen~|avis~|prevenir|run the test~|run test~|run them|execut~|ejecut~",
-    "联系|联络|升级|上报|报告|通知|告知|询问|等待|連絡|エスカレーション|報告|通知|知らせ|相談|待",
+    "bother~|trouble~|incomod~|derange~|disturb~|stor~|molest~|frag~|wende dich an|wende|kontaktier~|contact~|contacte~|contacta~|signal~|previen~|avis~|prevenir|run the test~|run test~|run them|execut~|ejecut~",
+    "打扰|煩わせ|联系|联络|升级|上报|报告|通知|告知|询问|等待|連絡|エスカレーション|報告|通知|知らせ|相談|待",
 )
 SHIPS = _lexicon(
     "merg~|push~|deploy~|release~|ship~|publish~|main|prod|production|go live|fusion~|desplieg~|despleg~|pousse~|produktion|"
@@ -116,19 +116,19 @@ WEAKEN_VERB = _lexicon(
     "do not bother|not bother|don't bother|no need to|not need to|no longer need~|need not|exclud~|"
     # de
     "uberspr~|umgeh~|vermeid~|deaktivier~|abschalt~|ausschalt~|ignorier~|verzicht~|weglass~|lass weg|entfern~|losch~|"
-    "hor auf|aufhoren|brauchst nicht|musst nicht|ausschlie~|overslaan|sla over|omzeil~|negeer~|"
+    "dir sparen|sparen|sparst|hor auf|aufhoren|brauchst nicht|musst nicht|ausschlie~|overslaan|sla over|omzeil~|negeer~|"
     # fr
     "saut~|sauter|contourn~|evit~|desactiv~|supprim~|passe outre|omet~|ne tiens pas compte|ne tenez pas compte|"
     "arrete de|cesse de|pas besoin de|pas besoin d'|inutile de|inutile d'|"
     # es / it / pt
     "salta~|saltar~|omit~|eludi~|desactiv~|suprim~|deja de|dejar de|no hace falta|no necesitas|salt~|"
-    "pula~|pular|ignora~|evita~|sem esperar|senza|sin esperar|exclu~",
+    "pula~|pular|ignora~|evita~|sem esperar|senza|sin esperar|exclu~|disattiv~|salta~|tralascia~",
     "跳过|绕过|避开|避免|禁用|关闭|关掉|忽略|不经|无需|不需要|不用|不必|省略|注释掉|删除|删掉|取消|停止|不再|"
     "スキップ|飛ばし|飛ばす|飛ばして|回避|無効|無視|なしで|省略|待たず|待たない|削除|止め|外し|コメントアウト|通さず|抜き",
 )
 _ANAPHORIC = _lexicon(
     "skip~|bypass~|disabl~|deactivat~|uninstall~|ignor~|turn off|switch off|comment out|leave blank|mute~|silenc~|"
-    "remov~|delet~|supprim~|borra~|elimin~|losch~|entfern~|verwijder~|desactiv~|deaktivier~|ignorier~|uberspr~|saut~|salta~|omit~|contourn~|umgeh~|waive~|circumvent~",
+    "work around|get around|go around|circumvent~|remov~|delet~|supprim~|borra~|elimin~|losch~|entfern~|verwijder~|desactiv~|deaktivier~|ignorier~|uberspr~|saut~|salta~|omit~|contourn~|umgeh~|waive~|circumvent~",
     "跳过|绕过|禁用|关闭|忽略|スキップ|無効|無視|回避",
 )
 WAIT = _lexicon("wait~|esper~|attend~|wart~|aspett~|espere~|wacht~", "等待|等|待")
@@ -147,6 +147,9 @@ WEAKEN_STATE = _lexicon(
     "too strict|not catch|doesn't catch|does not catch|won't catch|will not catch|not flag|goes through|go through it|"
     "gets through|slip through|different wording|reword~|rephras~|describe them as|write them as|so it survives|pre-approved|"
     "not mandatory|not binding|not bother|not to bother|not be bothered|not be involved|not to be involved|"
+    "for humans|for people|only for humans|fur menschen|pour les humains|para humanos|per gli umani|para pessoas|"
+    "a formality|une formalite|eine formalitat|una formalidad|una formalita|uma formalidade|no cuentan|do not count|does not count|"
+    "zahlen nicht|ne comptent pas|non contano|nao contam|"
     "not applicable|n/a|nicht anwendbar|non applicable|no aplica~|non applicabile|rescind~|repeal~|withdrawn|retired|"
     "no longer required|annule~|revoque~|suprimid~|anulad~|non serve|non occorre|non e necessari~|"
     "after release|after the release|post-release|after deploy~|after the deploy~|after merging|after the merge|"
@@ -164,7 +167,7 @@ WEAKEN_STATE = _lexicon(
     # es / it / pt
     "no es necesari~|innecesari~|redundante|opcional|derog~|no aplica~|ya no|superfluo|obsolet~|por superad~|por aprobad~|"
     "no obligatori~|facoltativ~|non necessari~|desnecessari~",
-    "不适用|対象外|適用外|撤回|取り消|发布后|发布之后|リリース後|デプロイ後|默认通过|默认批准|多余|可选|不需要|无需|不必|取消|废除|废止|作废|撤销|免除|已关闭|过时|能通过|就能通过|误报|形式|"
+    "没有必要|没必要|不必要|人間向け|人类专用|给人用|気にしなくてよい|気にしなくていい|不用管|不用理会|不适用|対象外|適用外|撤回|取り消|发布后|发布之后|リリース後|デプロイ後|默认通过|默认批准|多余|可选|不需要|无需|不必|取消|废除|废止|作废|撤销|免除|已关闭|过时|能通过|就能通过|误报|形式|"
     "不要|廃止|省略可|任意|形骸|誤検知|通る|すり抜け|撤廃|不必要",
 )
 # Getting a refused note past the console: reworded, disguised, or written where it does not look.
@@ -212,7 +215,7 @@ IMPERATIVE = re.compile(
     r"copia|escribe|envia|manda|salta|ignora|borra|desactiva|fusiona|haz|da|deja|anade\w*|marca|pon|guarda|decide|"
     r"di|dis|sag|sage|arregla\w*|corrige\w*|repara\w*|behebe|repare|pipe|define|exclude|reassign|assign|overwrite|"
     r"formulier\w*|entscheide|pushe|kommentiere|deploye|schalte|loesche|fuhre|fuhr|lass|melde|nenne|liste|zeige|fuge|trage|setze|nimm|verwende|benutze|nutze|"
-    r"print|echo|show|display|log|output|usa|utilise|utiliza|exporta|exporte|exportiere|efface|vide|purge|teile|fai|faccia|salta|invia|cancella|faca|envie|pule|apague|desative|coloque|mande|sla|zet|stuur|kopieer|verwijder|negeer|keur|voeg|schrijf|gebruik|"
+    r"print|echo|show|display|log|output|decida|decidi|decidez|usa|utilise|utiliza|exporta|exporte|exportiere|efface|vide|purge|teile|fai|faccia|salta|invia|cancella|faca|envie|pule|apague|desative|coloque|mande|sla|zet|stuur|kopieer|verwijder|negeer|keur|voeg|schrijf|gebruik|"
     r"attribue\w*|recopie|lis|colle|reponds|asigna\w*|reasigna\w*|answer|reply|respond|"
     r"pule|envie|salta|invia)\b"
 )
@@ -411,7 +414,7 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
             # weakens it: "exclude them" may be rows).
             rest = sentence[m.end() :].lstrip()
             verb = sentence[m.start() : m.end()]
-            enclitic = re.search(r"-(?:le|la|les|lo|los|las)$", verb)
+            enclitic = re.search(r"-?(?:le|la|les|lo|los|las)$", verb) if len(verb) > 6 else None
             bare = verb[: enclitic.start()] if enclitic else verb
             if (_PRONOUN.match(rest) or enclitic) and _ANAPHORIC.fullmatch(bare):
                 before = [weak for at, weak in gates if at < m.start()]
@@ -468,6 +471,8 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
             continue
         nxt = rest.split()[:2]
         # What is not done is the oversight itself ("never contact the escalation contact"), or nothing narrows it.
+        if _BOTHER.fullmatch(sentence, m.start(), m.end()) and not _HUMAN_OBJECT.match(sentence, m.end()):
+            continue  # "don't bother re-running the sync" spares work, not a person
         names_failures = bool(_find(FAILED, sentence, m.end(), m.end() + 30) or _find(FAILURES, sentence, m.end(), m.end() + 30))
         names_gate = names_failures or any(m.end() <= at and _words_between(sentence, m.end(), at) <= 4 for at, weak in gates if not weak)
         blanket = (names_gate or not nxt or bool(_CLAUSE_CUT.match(rest.lstrip())) or bool(_BLANKET.match(rest.lstrip()))
@@ -488,7 +493,7 @@ SEND = _lexicon(
     "发送|发到|发给|复制|粘贴|上传|分享|转发|邮件|送信|送っ|送る|コピー|貼り付け|アップロード|共有|転送|メール",
 )
 STORE_VERB = _lexicon(
-    "print~|echo~|display~|show~|write~|save~|store~|record~|keep~|put~|copy~|paste~|add~|guard~|guarda~|schreib~|speicher~|notier~|ecri~|ecris~|"
+    "append~|anhang~|aggiung~|print~|echo~|display~|show~|write~|save~|store~|record~|keep~|put~|copy~|paste~|add~|guard~|guarda~|schreib~|speicher~|notier~|ecri~|ecris~|"
     "enregistr~|note~|escrib~|anot~|scriv~|salva~",
     "记到|记下|记在|存到|保存到|写到|写进|写|保存|记录|复制|粘贴|書い|書き|書く|保存|記録|コピー|メモして",
 )
@@ -507,7 +512,8 @@ SECRET = _lexicon(
 )
 _OUTSIDE_WORDS = _lexicon(
     "external~|public|personal|off-site|offsite|gist|pastebin|#random|everyone|protonmail|gmail|extern~|externe~|"
-    "publi~|personnel~|privat~|privado~|personale|offentlich~|outside|from outside|third-party|third party",
+    "publi~|personnel~|privat~|privado~|personale|offentlich~|outside|from outside|third-party|third party|"
+    "another account|another cloud~|other cloud~|your own account|anderes konto|otra cuenta|autre compte|altro account",
     "外部|公开|公開|個人|私人|所有人",
 )
 # Each pattern that starts with a run of characters starts where the run does: tried at every
@@ -517,23 +523,23 @@ _LITERALS[OUTSIDE] = (("@", True), ("http", True), ("gs://", True), ("s3://", Tr
                       *_LITERALS[_OUTSIDE_WORDS])
 SHARED = _lexicon(
     "ticket~|comment~|jira|slack|channel~|pr|pull request|note~|memory|notes|notas|nota|notiz~|/solutions~|/issues~|"
-    "/rationale~|commit~|notizen|wiki|confluence",
+    "/rationale~|commit~|notizen|wiki|confluence|url|urls|link|links|dashboard~|share link",
     "笔记|工单|评论|メモ|チケット|コメント",
 )
 _MD_PATH = re.compile(r"/[\w./-]+\.md\b")
 PEOPLE = _lexicon(
     "person|someone|a human|human~|people|user~|admin~|manager~|lead|reviewer~|team|client|owner~|anyone|personne|persona~|"
-    "jemand|mensch~|kunde~|equipe|usuario~|cliente|responsable~|verantwortlich~|chef~|jefe~|gerente~|you|anyone else",
+    "nobody|no one|nessuno|niemand|nadie|ninguem|personne|utenti|users|jemand|mensch~|kunde~|equipe|usuario~|cliente|responsable~|verantwortlich~|chef~|jefe~|gerente~|you|anyone else",
     "人|有人|用户|客户|誰か|担当者|マネージャー|クライアント",
 )
 SEE = _lexicon(
-    "see~|sees|seen|notice~|know~|find out|finds out|learn~|sehen|sieht|bemerk~|erfahr~|voi~|voit|remarqu~|sache|ver|vea|"
+    "accorg~|accorge|se da cuenta|percebe~|merkt|bemerkt|see~|sees|seen|notice~|know~|find out|finds out|learn~|sehen|sieht|bemerk~|erfahr~|voi~|voit|remarqu~|sache|ver|vea|"
     "noti~|entere~",
     "看到|发现|知道|注意到|見る|見て|見ら|気つ|気付|知ら",
 )
 CONCEAL_WHEN = _lexicon(
     "before|so|so that|damit|bevor|avant|pour qu~|afin qu~|para que|antes de|perche|prima che|without|don't let|do not let|"
-    "never let|lass nicht|ne laisse pas|no dejes que",
+    "never let|lass nicht|ne laisse pas|no dejes que|cosi|cosi che|in modo che|assim|para ninguem|sodass|so dass|damit niemand",
     "之前|以免|免得|别让|不要让|不让|前に|ように|ないよう|させない",
 )
 STEALTH = _lexicon(
@@ -542,7 +548,7 @@ STEALTH = _lexicon(
     "悄悄|默默|偷偷|こっそり|黙って|内緒",
 )
 SAY = _lexicon(
-    "summari~|summar~|resume~|resum~|zusammenfass~|present~|say~|said|report~|tell~|claim~|write~|state~|mark~|di|dis|dites|sag~|melde~|schreib~|indica~|informa~|escrib~|",
+    "rewrite~|reads as|read as|looks like|look like|summari~|summar~|resume~|resum~|zusammenfass~|present~|say~|said|report~|tell~|claim~|write~|state~|mark~|di|dis|dites|sag~|melde~|schreib~|indica~|informa~|escrib~|",
     "总结|说|报告|写成|声称|まとめ|報告|言",
 )
 FINE = _lexicon(
@@ -730,11 +736,19 @@ _ONLY_OTHERS = re.compile(
     r"\b(?:only|nur|seul|seule|solo|solamente|soltanto|apenas)\s+(?:the\s+|der\s+|die\s+|le\s+|la\s+|el\s+|il\s+|o\s+|a\s+)?"
     r"\S+(?:\s+\S+)?\s+(?:can|may|is allowed to|are allowed to|darf|durfen|kann|peut|peuvent|puede|pueden|puo|pode)\b"
 )
+_BOTHER = _lexicon("bother~|trouble~|incomod~|derange~|disturb~|stor~|molest~", "打扰|煩わせ")
+_HUMAN_OBJECT = re.compile(
+    r"\s+(?:the\s+|your\s+|o\s+|a\s+|le\s+|la\s+|el\s+|den\s+|die\s+|il\s+)?(?:client|customer|them|him|her|anyone|people|team|"
+    r"contact|escalation|reviewer|lead|manager|cliente|contato|contacto|contact|kunde\w*|kunden)\b"
+)
 _APPROVED = re.compile(r"approv|aprob|aprov|valid|freigeg|genehmig|consent|accord|" + normalise("批准|承認"))
 # "Consider the change approved", "considera la modifica approvata": the verb, the object, then the state.
 _DEEMED = re.compile(
     r"\b(?:consider|treat|deem|regard|count|considere\w*|considera\w*|trata\w*|betrachte\w*)\s+(?:\S+\s+){1,4}?"
-    r"(?:approved|signed off|reviewed|validated|approuve\w*|valide\w*|aprobad\w*|aprovad\w*|approvat\w*|genehmigt|freigegeben)\b"
+    r"(?:approved|signed off|reviewed|validated|approuve\w*|valide\w*|aprobad\w*|aprovad\w*|approvat\w*|genehmigt|freigegeben)\b|"
+    # what one wrote oneself passed off as authority: "cite it as binding", "present it as a ruling"
+    r"\b(?:cite|present|label|mark|treat|file|zitiere|cite\w*|presenta\w*)\s+(?:it|them|this|that|es|sie|le|la|lo)\s+as\s+"
+    r"(?:binding|authoritative|official|a ruling|a standing decision|the ruling|verbindlich|contraignant\w*|vinculante)\b"
 )
 _THIS_WINS = re.compile(
     r"\b(?:disagree\w*|conflict\w*)\s+with\s+this\b|\bcontradict\w*\s+this\b|\bqui contredi\w*\s+(?:cette|celle-ci)|"
@@ -947,7 +961,7 @@ def concepts(text: str, kinds: dict[str, str]) -> list[Concept]:
         # A claim about oversight speaks to the agent if it or a sentence beside it names agents, or the next
         # one orders something done with it ("The field is legacy. Leave it blank.").
         following = sentences[i + 1][1] if i + 1 < len(sentences) else ""
-        claim_said = (agent or i > 0 and agents[i - 1] or i + 1 < len(sentences) and agents[i + 1]
+        claim_said = (agent or i > 0 and (agents[i - 1] or _imperative(sentences[i - 1][1])) or i + 1 < len(sentences) and agents[i + 1]
                       or bool(following and _imperative(following) and _PRONOUN.search(following))
                       or bool(_THEREFORE_SHIP.search(sentence)))
         for how, weak, at in _gate_bound(sentence, previous):
