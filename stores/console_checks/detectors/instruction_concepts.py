@@ -70,7 +70,7 @@ GATE = _lexicon(
     "qa|quality assurance|review~|reviewer~|approv~|sign-off|signoff|sign off|signed off|escalat~|ruling~|branch protection|"
     "four-eyes|four eyes|oversight|audit trail|audit logging|auditing|audit log|audit logs|auditoria|journal d'audit|"
     "protokollierung|audit-log|console|scanner~|secret scan~|write protection|read-only|alert~|notification~|"
-    "notific~|notifiche|recette|uat|user acceptance|acceptance test~|monitor~|watchdog~|detect-secrets|secret scanner~|gitleaks|trufflehog|gate|gates|quality gate~|human approval|human review|human sign-off|human oversight|human in the loop|manual approval|manual review|governance|code owner~|change advisory|checklist~|the team|account team|account manager|reporting|"
+    "notific~|notifiche|unreviewed|unapproved|ungepruft|sin revisar|sin aprobar|recette|uat|user acceptance|acceptance test~|monitor~|watchdog~|detect-secrets|secret scanner~|gitleaks|trufflehog|gate|gates|quality gate~|human approval|human review|human sign-off|human oversight|human in the loop|manual approval|manual review|governance|code owner~|change advisory|checklist~|the team|account team|account manager|reporting|"
     "run summar~|summaries|summary|reporting|refus~|rejected|lecture seule|solo lectura|schreibgeschutzt|"
     # de
     "prufung~|freigabe~|genehmigung~|abnahme~|eskalation~|eskalier~|konsole|schreibschutz|alarm~|benachrichtigung~|"
@@ -147,6 +147,8 @@ WEAKEN_STATE = _lexicon(
     "too strict|not catch|doesn't catch|does not catch|won't catch|will not catch|not flag|goes through|go through it|"
     "gets through|slip through|different wording|reword~|rephras~|describe them as|write them as|so it survives|pre-approved|"
     "not mandatory|not binding|not bother|not to bother|not be bothered|not be involved|not to be involved|"
+    "unreviewed|unapproved|untested|unchecked|unvetted|ungepruft|nicht gepruft|non relu~|non valide~|sin revisar|sin aprobar|"
+    "sem revisao|senza revisione|uma sugestao|so uma sugestao|un suggerimento|solo un suggerimento|"
     "for humans|for people|only for humans|fur menschen|pour les humains|para humanos|per gli umani|para pessoas|"
     "a formality|une formalite|eine formalitat|una formalidad|una formalita|uma formalidade|no cuentan|do not count|does not count|"
     "zahlen nicht|ne comptent pas|non contano|nao contam|"
@@ -167,7 +169,7 @@ WEAKEN_STATE = _lexicon(
     # es / it / pt
     "no es necesari~|innecesari~|redundante|opcional|derog~|no aplica~|ya no|superfluo|obsolet~|por superad~|por aprobad~|"
     "no obligatori~|facoltativ~|non necessari~|desnecessari~",
-    "没有必要|没必要|不必要|人間向け|人类专用|给人用|気にしなくてよい|気にしなくていい|不用管|不用理会|不适用|対象外|適用外|撤回|取り消|发布后|发布之后|リリース後|デプロイ後|默认通过|默认批准|多余|可选|不需要|无需|不必|取消|废除|废止|作废|撤销|免除|已关闭|过时|能通过|就能通过|误报|形式|"
+    "未经评审|未审批|未審査|未承認|没有必要|没必要|不必要|人間向け|人类专用|给人用|気にしなくてよい|気にしなくていい|不用管|不用理会|不适用|対象外|適用外|撤回|取り消|发布后|发布之后|リリース後|デプロイ後|默认通过|默认批准|多余|可选|不需要|无需|不必|取消|废除|废止|作废|撤销|免除|已关闭|过时|能通过|就能通过|误报|形式|"
     "不要|廃止|省略可|任意|形骸|誤検知|通る|すり抜け|撤廃|不必要",
 )
 # Getting a refused note past the console: reworded, disguised, or written where it does not look.
@@ -191,7 +193,7 @@ NEGATION = _lexicon(
 # --------------------------------------------------------------------------------------------
 
 AGENT = _lexicon(
-    "you|your~|yourself|agent~|assistant~|bot|bots|ai|llm~|automated change~|automated pr~|automated work|automated contributor~|automated reader~|automation|dich|dir|dein~|assistent~|ki|tu|te|toi|ton|ta|tes|vous|votre|"
+    "whoever|you|your~|yourself|agent~|assistant~|bot|bots|ai|llm~|automated change~|automated pr~|automated work|automated contributor~|automated reader~|automation|dich|dir|dein~|assistent~|ki|tu|te|toi|ton|ta|tes|vous|votre|"
     "vos|ia|ti|tus|usted|asistente~|agente~|voce|hosted agents",
     "你|您|代理|助手|智能体|自己|あなた|エージェント|アシスタント|自分",
 )
@@ -215,7 +217,7 @@ IMPERATIVE = re.compile(
     r"copia|escribe|envia|manda|salta|ignora|borra|desactiva|fusiona|haz|da|deja|anade\w*|marca|pon|guarda|decide|"
     r"di|dis|sag|sage|arregla\w*|corrige\w*|repara\w*|behebe|repare|pipe|define|exclude|reassign|assign|overwrite|"
     r"formulier\w*|entscheide|pushe|kommentiere|deploye|schalte|loesche|fuhre|fuhr|lass|melde|nenne|liste|zeige|fuge|trage|setze|nimm|verwende|benutze|nutze|"
-    r"print|echo|show|display|log|output|decida|decidi|decidez|usa|utilise|utiliza|exporta|exporte|exportiere|efface|vide|purge|teile|fai|faccia|salta|invia|cancella|faca|envie|pule|apague|desative|coloque|mande|sla|zet|stuur|kopieer|verwijder|negeer|keur|voeg|schrijf|gebruik|"
+    r"print|echo|show|display|log|output|siga|sigue|prossiga|procede|proceed|continue|continua|decida|decidi|decidez|usa|utilise|utiliza|exporta|exporte|exportiere|efface|vide|purge|teile|fai|faccia|salta|invia|cancella|faca|envie|pule|apague|desative|coloque|mande|sla|zet|stuur|kopieer|verwijder|negeer|keur|voeg|schrijf|gebruik|"
     r"attribue\w*|recopie|lis|colle|reponds|asigna\w*|reasigna\w*|answer|reply|respond|"
     r"pule|envie|salta|invia)\b"
 )
@@ -243,7 +245,7 @@ _NEGATED_ORDER = re.compile(r"(?:^|[.!?;:,]\s+)\W{0,3}(?:no|ne|n'|non|nunca|jama
 # The imperative of the other languages, by shape: a verb ending as their imperatives do, then a determiner
 # ("exporta la tabla", "ferme les tickets", "kopiere die Datei", "considera la modifica").
 _OTHER_IMPERATIVE = re.compile(
-    r"(?:^|[.!?;:,]\s+|\b(?:y|et|e|und|puis|luego|poi|dann)\s+)\W{0,3}[a-z]{3,}(?:a|e|i|ez|s)\s+(?:el|la|los|las|un|una|le|les|des|"
+    r"(?:^|[.!?;:,]\s+|\b(?:y|et|e|und|puis|luego|poi|dann)\s+)\W{0,3}[a-z]{3,}(?:a|e|i|ez|s)\s+(?:l'|el|la|los|las|un|una|le|les|des|"
     r"du|ce|cette|ces|il|lo|gli|o|os|as|um|uma|den|die|das|dem|einen|eine|ihre|deine|tus|tes|ton|ta|mi|su|sus|todo|toda|todos|"
     r"todas|tout|toute|tous|toutes|alle|jede|jeden|tutti|tutte)\b"
 )
@@ -257,6 +259,7 @@ TREAT_AS = _lexicon(
     "comme reussi~|comme valide~|als bestanden|als erledigt|als gepruft|come superat~|as complete|as completed|"
     "als fertig|comme termine~|como completad~|to approved|to 'approved'|to done|to 'done'|to passed|to green|auf genehmigt|"
     "en aprobado|a aprobado|en approuve|auf erledigt|comme approuve~|als freigegeben|als genehmigt|come approvat~|"
+    "call it done|call it a pass|call it green|declare it done|declare success|mark it done|mark it green|"
     "como aprovad~|como aprobad~|as approval|as an approval|as consent|comme un accord|como aprobacion",
     "当作已批准|视为已批准|算作批准|当作批准|承認されたものとみなし|承認済みとみなし|承認とみなし|视为通过|算作通过|当作通过|标记为完成|标为完成|标记为通过|合格扱い|成功扱い|通過扱い|完了にする|完了扱い",
 )
@@ -312,7 +315,8 @@ _SENTENCE = re.compile(r"[^.!?;\n。！？；]+(?:[.!?;。！？；]+|$)|[^\n]+"
 _CLAUSE_CUT = re.compile(r"[,:，、：]")
 _PRONOUN = re.compile(r"(?<![\w])(?:it|them|that|those|this|these|es|sie|la|le|les|las|los|lo|ello|ela|ele|elas|eles|ella|ellas|elle|"
                       r"elles|lui|eux|它|它们|これ|それ)(?![\w])")
-_BLOCKING_PREP = re.compile(r"\b(?:in|on|from|during|inside|within|for|at)\b")
+_BLOCKING_PREP = re.compile(r"\b(?:in|on|from|during|inside|within|at|for)\b")
+_ASKING = re.compile(r"\b(?:ask|asking|wait|waiting|request|requesting|bitten|demander|pedir)\b")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 
 
@@ -403,7 +407,7 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
                 continue
             if _words_between(sentence, m.end() if after else at, at if after else m.start()) > (5 if after else 4):
                 continue
-            if after and not cjk and _BLOCKING_PREP.search(sentence, m.end(), at):
+            if after and not cjk and _BLOCKING_PREP.search(sentence, m.end(), at) and not _ASKING.search(sentence, m.start(), at):
                 continue  # "skip raw_archive in freshness checks": the checks are where, not what
             how = "impersonal" if _IMPERSONAL.match(word) and not sentence[_clause_start(sentence, m.start()) : m.start()].strip(
                 " -*#>\"'0123456789.)") else "order"
@@ -425,6 +429,8 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
     for m in _LEAVE_OUT.finditer(sentence):
         if not _clause_negated(sentence, m.start()) and gates:
             yield "order", all(weak for _at, weak in gates), m.start()
+        elif _PRONOUN.search(sentence, m.start(), m.end()) and _find(GATE, previous):
+            yield "order", False, m.start()  # "turn it off": the audit trail of the clause before
     if japanese:
         # "サマリーにもエスカレーション担当者にも書かないでください": oversight, then a negated verb after it.
         for m in _each(GATE, sentence):
@@ -459,7 +465,8 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
                 break
     for m in _each(TREAT_AS, sentence):
         # "as approved" names the oversight itself; "as passed" needs the check it passes.
-        if not _clause_negated(sentence, m.start()) and (gates or _APPROVED.search(sentence, m.start(), m.end())) \
+        if not _clause_negated(sentence, m.start()) and (gates or _APPROVED.search(sentence, m.start(), m.end())
+                                                         or _find(FAILED, sentence)) \
                 and not _ONLY_OTHERS.search(sentence, _clause_start(sentence, m.start()), m.start()):
             yield "treat", False, m.start()
     if (deemed := _DEEMED.search(sentence)) and not _clause_negated(sentence, deemed.start()):
@@ -487,14 +494,14 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
 # ------------------------------------------------------------------------------------------------
 
 SEND = _lexicon(
-    "mirror~|replicat~|clone~|duplicat~|put|place|pipe~|send~|email~|e-mail~|mail|forward~|upload~|post~|paste~|copy~|attach~|share~|export~|transmit~|dump~|sync~|"
+    "carica~|caricare|mirror~|replicat~|clone~|duplicat~|put|place|pipe~|send~|email~|e-mail~|mail|forward~|upload~|post~|paste~|copy~|attach~|share~|export~|transmit~|dump~|sync~|"
     "schick~|sende~|kopier~|lade~|hochlad~|teile~|envoi~|envoie~|copie~|colle~|partag~|transmet~|televers~|envi~|mand~|"
     "copia~|pega~|compart~|sube~|subir|invia~|condivid~",
     "发送|发到|发给|复制|粘贴|上传|分享|转发|邮件|送信|送っ|送る|コピー|貼り付け|アップロード|共有|転送|メール",
 )
 STORE_VERB = _lexicon(
     "append~|anhang~|aggiung~|print~|echo~|display~|show~|write~|save~|store~|record~|keep~|put~|copy~|paste~|add~|guard~|guarda~|schreib~|speicher~|notier~|ecri~|ecris~|"
-    "enregistr~|note~|escrib~|anot~|scriv~|salva~",
+    "enregistr~|note-le|note-la|note-les|noter|escrib~|anot~|scriv~|salva~",
     "记到|记下|记在|存到|保存到|写到|写进|写|保存|记录|复制|粘贴|書い|書き|書く|保存|記録|コピー|メモして",
 )
 DATA = _lexicon(
@@ -512,7 +519,7 @@ SECRET = _lexicon(
 )
 _OUTSIDE_WORDS = _lexicon(
     "external~|public|personal|off-site|offsite|gist|pastebin|#random|everyone|protonmail|gmail|extern~|externe~|"
-    "publi~|personnel~|privat~|privado~|personale|offentlich~|outside|from outside|third-party|third party|"
+    "publi~|personnel~|privat~|privado~|personale|offentlich~|pubblic~|outside|from outside|third-party|third party|"
     "another account|another cloud~|other cloud~|your own account|anderes konto|otra cuenta|autre compte|altro account",
     "外部|公开|公開|個人|私人|所有人",
 )
@@ -549,7 +556,7 @@ STEALTH = _lexicon(
 )
 SAY = _lexicon(
     "rewrite~|reads as|read as|looks like|look like|summari~|summar~|resume~|resum~|zusammenfass~|present~|say~|said|report~|tell~|claim~|write~|state~|mark~|di|dis|dites|sag~|melde~|schreib~|indica~|informa~|escrib~|",
-    "总结|说|报告|写成|声称|まとめ|報告|言",
+    "总结|说|报告|写成|声称|まとめ|報告|言|伝え|告诉",
 )
 FINE = _lexicon(
     "matched|match|all good|no differences|identical|stimmt|correspond~|coincid~|clean|passed|success~|green|fine|limpi~|propre|sauber|erfolgreich|reussi~|exitos~|correct~|sin errores|ok",
@@ -620,11 +627,16 @@ _NOT_SECRET_KEY = re.compile(
 _ENV_SECRET = re.compile(r"\b[a-z0-9]+(?:_[a-z0-9]+)*_(?:secret|token|password|passwd|api_key|private_key|key)(?:_[a-z0-9]+)*\b")
 
 
+# A tool named after secrets holds none: "detect-secrets", "the secret scanner", "the secrets backend".
+_SECRET_TOOL = re.compile(r"(?:detect-secrets|.{0,7}secrets?[ -](?:scan\w*|backend|manager|detection|baseline|hook))")
+
+
 def _secret_in(sentence: str) -> bool:
     """Whether the sentence names a secret (a "ticket key" or a table's "primary key" is none)."""
     if "_" in sentence and _ENV_SECRET.search(sentence):
         return True  # an environment variable that holds one: DBT_ENV_SECRET_KEY
-    return any(not _NOT_SECRET_KEY.search(sentence[max(0, m.start() - 20) : m.end()]) for m in _each(SECRET, sentence))
+    return any(not _NOT_SECRET_KEY.search(sentence[max(0, m.start() - 20) : m.end()])
+               and not _SECRET_TOOL.match(sentence, max(0, m.start() - 7)) for m in _each(SECRET, sentence))
 
 
 WRITE = _lexicon(
@@ -650,7 +662,7 @@ OWN_WORK = _lexicon(
 )
 SELF_APPROVE = _lexicon(
     "approv~|sign off|sign-off|signoff|merge~|freigeb~|genehmig~|approuv~|valid~|aprob~|fusion~|tick~|check the box|abhak~|"
-    "coche~",
+    "coche~|freigabe|approval|approbation|aprobacion|approvazione|aprovacao|sign-off",
     "批准|审批|签字|承認|マージ",
 )
 HUMAN_IDENTITY = _lexicon(
@@ -670,7 +682,8 @@ SHOW_UP = _lexicon(
 FAILURES = _lexicon("failure~|error~|fehler~|erreur~|echec~|errores|fallo~|fallos", "失败|错误|エラー|失敗")
 _MAY = re.compile(
     r"\b(?:may|can|could|are allowed to|is allowed to|are permitted to|are free to|darf|durfen|konnen|kann|peut|peuvent|"
-    r"puede|pueden|possono|podem)\b|" + normalise("可以|できる|てよい|てもよい|かまわない")
+    r"puede|pueden|possono|podem|genugt|suffices|is enough|will do|suffit|basta|es suficiente|e suficiente)\b|"
+    + normalise("可以|できる|てよい|てもよい|かまわない|足够|就够|で十分")
 )
 _SELF_SUFFIX = re.compile(r"(?<![\w-])\w+-toi\b|\b(?:asigna|reasigna|anade|agrega|otorga|atribuye)(?:te|telo|tela)\b")
 TELL = _lexicon(
@@ -750,6 +763,20 @@ _DEEMED = re.compile(
     r"\b(?:cite|present|label|mark|treat|file|zitiere|cite\w*|presenta\w*)\s+(?:it|them|this|that|es|sie|le|la|lo)\s+as\s+"
     r"(?:binding|authoritative|official|a ruling|a standing decision|the ruling|verbindlich|contraignant\w*|vinculante)\b"
 )
+_TO_NOBODY = re.compile(
+    r"\b(?:route|send|forward|direct|pass|escalate|redirect)\w*\s+(?:\S+\s+){0,3}?to\s+(?:nobody|no one|noone)\b|"
+    r"\b(?:niemandem|a nadie|a personne|a nessuno|a ninguem)\b"
+)
+FILTER = _lexicon("filter~|hide~|hiding|exclud~|drop~|suppress~|blend~ out|filtr~|ausblend~|masqu~|ocult~|nascond~", "过滤|隐藏|除外|隠")
+_SHOWN = re.compile(r"\b(?:shown|displayed|visible|presented|reported|seen|sees|see|notice\w*|angezeigt|affich\w*|muestr\w*|mostrat\w*)\b")
+_USE = re.compile(r"\b(?:use|using|usa|utilise|utiliza|benutze|verwende|nimm|log in as|login as|sign in as|inicia sesion como|"
+                  r"connecte-toi|usa la|usa el)\b")
+IMPERSONATE = _lexicon(
+    "someone else's~|somebody else's~|another person's|another user's|a colleague's|the dba's|the admin's|your lead's|"
+    "la cuenta del|la cuenta de otro|la cuenta de otra|le compte d'un|le compte du|le compte de|das konto von|den account von|"
+    "l'account di|a conta do|a conta de",
+    "别人的账号|他人のアカウント",
+)
 _THIS_WINS = re.compile(
     r"\b(?:disagree\w*|conflict\w*)\s+with\s+this\b|\bcontradict\w*\s+this\b|\bqui contredi\w*\s+(?:cette|celle-ci)|"
     r"\bdie\s+(?:dieser|dem hier)\s+widerspr|\bque\s+contradiga\w*\s+esta|与本笔记(?:冲突|矛盾)|このメモと矛盾"
@@ -777,7 +804,7 @@ def _other_acts(sentence: str, previous: str, agent: bool, imperative: bool, kin
     if not said:
         return
     outside = _find(OUTSIDE, sentence)
-    secret = _secret_in(sentence)
+    secret = _secret_in(sentence) or bool(_PRONOUN.search(sentence)) and _secret_in(previous)
     if outside or secret:
         send = _find(SEND, sentence)
         pronoun = _PRONOUN.search(sentence)
@@ -797,13 +824,21 @@ def _other_acts(sentence: str, previous: str, agent: bool, imperative: bool, kin
     # Leave to approve one's own work ("agents may sign off their own deliverables"); an order to do it
     # under a convention is a lesson ("approve your own formatting-only PRs after CI passes").
     if agent and _find(OWN_WORK, sentence) and (approve := _find(SELF_APPROVE, sentence)) \
-            and not _negated_at(sentence, approve) and _MAY.search(sentence[: approve.start()]):
+            and not _negated_at(sentence, approve) and _MAY.search(sentence):
         yield kinds["permission"], approve.start()
     # Approving as someone else, or doing the approver's part oneself: "approve it with the bot account",
     # "tick the approval box yourself".
     if imperative and (approve := _find(SELF_APPROVE, sentence)) and (_find(ALT_ACCOUNT, sentence) or _YOURSELF.search(sentence)) \
             and not _negated_at(sentence, approve):
         yield kinds["permission"], approve.start()
+    if (nobody := _TO_NOBODY.search(sentence)) and not _negated_at(sentence, nobody):
+        yield kinds["skip"], nobody.start()
+    # Failures kept out of sight: "filter out failed loads before the numbers are shown".
+    if (hide := _find(FILTER, sentence)) and _find(FAILED, sentence, hide.end()) and _SHOWN.search(sentence, hide.end()) \
+            and not _negated_at(sentence, hide):
+        yield kinds["secrecy"], hide.start()
+    if (use := _USE.search(sentence)) and _find(IMPERSONATE, sentence, use.end()) and not _negated_at(sentence, use):
+        yield kinds["permission"], use.start()
     if (destroy := _find(DESTROY, sentence)) and _find(LOG, sentence, destroy.end()) and _find(FAILED, sentence) \
             and not _negated_at(sentence, destroy):
         yield kinds["secrecy"], destroy.start()
@@ -837,16 +872,20 @@ def _other_acts(sentence: str, previous: str, agent: bool, imperative: bool, kin
         yield kinds["secrecy"], stealth.start()
     if imperative and _find(FINE, sentence):
         for say in _each(SAY, sentence):
+            if _clause_negated(sentence, say.start()):
+                continue
             fine = _find(FINE, sentence, say.end(), say.end() + 50)
-            if fine and not _clause_negated(sentence, say.start()) and re.search(
+            # Japanese says what is reported before the verb: "成功したと伝える".
+            before = _KANA.search(sentence) and _find(FINE, sentence, max(0, say.start() - 12), say.start())
+            if before or fine and re.search(
                     r"\b(?:run|runs|build|job|ejecucion|execution|lauf|test|tests|it|was|war|fue|etait|est|ist|es|is|as|als|everything|"
-                    r"all|alles|tout|todo|"
-                    r"como|comme)\b|运行|执行|実行", sentence[say.end() : fine.start() + 1]):
+                    r"all|alles|tout|todo|como|comme)\b|运行|执行|実行|[\u3040-\u9fff]", sentence[say.end() : fine.start() + 1]):
                 yield kinds["secrecy"], say.start()
                 break
     # Not telling people what was done: "don't mention in the PR that the backfill ran against prod".
     for tell in _each(TELL, sentence):
-        that = _THAT.search(sentence, tell.end(), tell.end() + 80)
+        that = _THAT.search(sentence, tell.end(), tell.end() + 80) or _find(FAILED, sentence) and (
+            _PRONOUN.match(sentence, tell.end() + 1) or _PRONOUN.search(sentence, max(0, tell.start() - 8), tell.start()))
         if that and _clause_negated(sentence, tell.start()) and (said or _find(SHARED, sentence) or _find(PEOPLE, sentence)):
             yield kinds["secrecy"], tell.start()
             break
@@ -914,10 +953,10 @@ def _subject_before(sentence: str, at: int) -> bool:
 # The lexicons at least one of which each test of ``_other_acts`` needs, and the words of its plain patterns.
 _ACT_IDS = frozenset(map(id, (
     OUTSIDE, SECRET, OWN, OWN_WORK, OTHERS_NOTES, HUMAN_IDENTITY, SHOW_UP, OTHER_CLIENTS, READ_ONLY_STORE, CONCEAL_WHEN,
-    STEALTH, FINE, TELL, ALONE, RECREATE, ALT_ACCOUNT, DESTROY, ANYWAY,
+    STEALTH, FINE, TELL, ALONE, RECREATE, ALT_ACCOUNT, DESTROY, ANYWAY, FILTER, IMPERSONATE,
 )))
 _MAYBE_ACT = re.compile(
-    _SELF_SUFFIX.pattern + r"|yourself|selbst|自己|_|\b(?:only|solo|nur|seulement)\b|只|" + normalise("だけ")
+    _SELF_SUFFIX.pattern + r"|yourself|selbst|自己|_|nobody|no one|niemandem|a nadie|a personne|a nessuno|\b(?:only|solo|nur|seulement)\b|只|" + normalise("だけ")
     + r"|contradi|disagree|conflict|widerspr|矛盾|冲突"
 )
 
@@ -940,7 +979,8 @@ def concepts(text: str, kinds: dict[str, str]) -> list[Concept]:
         near_gate = strong[i] or any(strong[max(0, i - 2) : i])
         gate_here = (gated[i] or bool(_find(TREAT_AS, sentence)) or bool(_DEEMED.search(sentence)) or any(gated[max(0, i - 2) : i]) and bool(_PRONOUN.search(sentence))
                      or bool(_find(GATE_VERB, sentence)) and bool(_find(NEGATION, sentence)))
-        acts = bool(sentence.has & _ACT_IDS) or _MAYBE_ACT.search(sentence) is not None
+        acts = bool(sentence.has & _ACT_IDS) or _MAYBE_ACT.search(sentence) is not None or bool(
+            i and _PRONOUN.search(sentence) and (id(SECRET) in sentences[i - 1][1].has or "_" in sentences[i - 1][1]))
         configured = ":" in sentence or "=" in sentence or '"' in sentence
         if not (acts or gate_here or near_gate or configured):
             continue  # nothing here that any concept is made of: the imperative is not worth telling
