@@ -469,7 +469,7 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
                                                          or _find(FAILED, sentence)) \
                 and not _ONLY_OTHERS.search(sentence, _clause_start(sentence, m.start()), m.start()):
             yield "treat", False, m.start()
-    if (deemed := _DEEMED.search(sentence)) and not _clause_negated(sentence, deemed.start()):
+    if _find(_DEEMED_VERB, sentence) and (deemed := _DEEMED.search(sentence)) and not _clause_negated(sentence, deemed.start()):
         yield "treat", False, deemed.start()
     for m in _each(GATE_VERB, sentence):
         rest = sentence[m.end() :]
@@ -777,6 +777,8 @@ IMPERSONATE = _lexicon(
     "l'account di|a conta do|a conta de",
     "别人的账号|他人のアカウント",
 )
+# The verbs _DEEMED opens with, as a lexicon: a sentence without one is not searched.
+_DEEMED_VERB = _lexicon("consider~|treat~|deem~|regard~|count~|cite~|present~|label~|mark~|file~|zitiere~|trata~|betrachte~")
 _THIS_WINS = re.compile(
     r"\b(?:disagree\w*|conflict\w*)\s+with\s+this\b|\bcontradict\w*\s+this\b|\bqui contredi\w*\s+(?:cette|celle-ci)|"
     r"\bdie\s+(?:dieser|dem hier)\s+widerspr|\bque\s+contradiga\w*\s+esta|与本笔记(?:冲突|矛盾)|このメモと矛盾"
@@ -977,7 +979,7 @@ def concepts(text: str, kinds: dict[str, str]) -> list[Concept]:
     agents = [_has_agent(s) for _, s in sentences]
     for i, (start, sentence) in enumerate(sentences):
         near_gate = strong[i] or any(strong[max(0, i - 2) : i])
-        gate_here = (gated[i] or bool(_find(TREAT_AS, sentence)) or bool(_DEEMED.search(sentence)) or any(gated[max(0, i - 2) : i]) and bool(_PRONOUN.search(sentence))
+        gate_here = (gated[i] or bool(_find(TREAT_AS, sentence)) or bool(_find(_DEEMED_VERB, sentence) and _DEEMED.search(sentence)) or any(gated[max(0, i - 2) : i]) and bool(_PRONOUN.search(sentence))
                      or bool(_find(GATE_VERB, sentence)) and bool(_find(NEGATION, sentence)))
         acts = bool(sentence.has & _ACT_IDS) or _MAYBE_ACT.search(sentence) is not None or bool(
             i and _PRONOUN.search(sentence) and (id(SECRET) in sentences[i - 1][1].has or "_" in sentences[i - 1][1]))
