@@ -957,9 +957,11 @@ _ACT_IDS = frozenset(map(id, (
     OUTSIDE, SECRET, OWN, OWN_WORK, OTHERS_NOTES, HUMAN_IDENTITY, SHOW_UP, OTHER_CLIENTS, READ_ONLY_STORE, CONCEAL_WHEN,
     STEALTH, FINE, TELL, ALONE, RECREATE, ALT_ACCOUNT, DESTROY, ANYWAY, FILTER, IMPERSONATE,
 )))
-_MAYBE_ACT = re.compile(
-    _SELF_SUFFIX.pattern + r"|yourself|selbst|自己|_|nobody|no one|niemandem|a nadie|a personne|a nessuno|\b(?:only|solo|nur|seulement)\b|只|" + normalise("だけ")
-    + r"|contradi|disagree|conflict|widerspr|矛盾|冲突"
+# Plain substrings, tested with ``in`` (a regex over every sentence costs more than the rest of the guard).
+_MAYBE_ACT = (
+    "-toi", "asigna", "reasigna", "anade", "agrega", "otorga", "atribuye", "yourself", "selbst", "自己", "_", "nobody",
+    "no one", "niemandem", "a nadie", "a personne", "a nessuno", "only", "solo", "nur ", "seulement", "只", normalise("だけ"),
+    "contradi", "disagree", "conflict", "widerspr", "矛盾", "冲突",
 )
 
 
@@ -981,9 +983,10 @@ def concepts(text: str, kinds: dict[str, str]) -> list[Concept]:
         near_gate = strong[i] or any(strong[max(0, i - 2) : i])
         gate_here = (gated[i] or bool(_find(TREAT_AS, sentence)) or bool(_find(_DEEMED_VERB, sentence) and _DEEMED.search(sentence)) or any(gated[max(0, i - 2) : i]) and bool(_PRONOUN.search(sentence))
                      or bool(_find(GATE_VERB, sentence)) and bool(_find(NEGATION, sentence)))
-        acts = bool(sentence.has & _ACT_IDS) or _MAYBE_ACT.search(sentence) is not None or bool(
+        acts = bool(sentence.has & _ACT_IDS) or any(w in sentence for w in _MAYBE_ACT) or bool(
             i and _PRONOUN.search(sentence) and (id(SECRET) in sentences[i - 1][1].has or "_" in sentences[i - 1][1]))
-        configured = ":" in sentence or "=" in sentence or '"' in sentence
+        # Configuration that switches oversight off names a check ("require_review: false", "skip_qa").
+        configured = (":" in sentence or "=" in sentence or '"' in sentence) and (gated[i] or "_" in sentence or "-" in sentence)
         if not (acts or gate_here or near_gate or configured):
             continue  # nothing here that any concept is made of: the imperative is not worth telling
         earlier = [s for _, s in sentences[max(0, i - 2) : i]]
