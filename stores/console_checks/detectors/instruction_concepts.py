@@ -954,9 +954,14 @@ def _subject_before(sentence: str, at: int) -> bool:
 
 # The lexicons at least one of which each test of ``_other_acts`` needs, and the words of its plain patterns.
 _ACT_IDS = frozenset(map(id, (
-    OUTSIDE, SECRET, OWN, OWN_WORK, OTHERS_NOTES, HUMAN_IDENTITY, SHOW_UP, OTHER_CLIENTS, READ_ONLY_STORE, CONCEAL_WHEN,
-    STEALTH, FINE, TELL, ALONE, RECREATE, ALT_ACCOUNT, DESTROY, ANYWAY, FILTER, IMPERSONATE,
+    OUTSIDE, SECRET, OWN, OWN_WORK, OTHERS_NOTES, HUMAN_IDENTITY, SHOW_UP, OTHER_CLIENTS, READ_ONLY_STORE, STEALTH,
+    ALT_ACCOUNT, IMPERSONATE,
 )))
+# Tests whose words are each common ("before", "fine", "delete") need two of them together.
+_ACT_PAIRS = tuple(frozenset(map(id, pair)) for pair in (
+    (SEE, CONCEAL_WHEN), (FINE, SAY), (TELL, NEGATION), (ALONE, DECISION), (RECREATE, DELETE), (FILTER, FAILED),
+    (DESTROY, LOG), (ANYWAY, REFUSED_BY), (ANYWAY, FAILED),
+))
 # Plain substrings, tested with ``in`` (a regex over every sentence costs more than the rest of the guard).
 _MAYBE_ACT = (
     "-toi", "asigna", "reasigna", "anade", "agrega", "otorga", "atribuye", "yourself", "selbst", "自己", "_", "nobody",
@@ -979,11 +984,19 @@ def concepts(text: str, kinds: dict[str, str]) -> list[Concept]:
     strong = [bool(_find(GATE, s)) for _, s in sentences]
     gated = [g or bool(_find(WEAK_GATE, s)) for g, (_, s) in zip(strong, sentences, strict=True)]
     agents = [_has_agent(s) for _, s in sentences]
+    told: dict[int, bool] = {}  # whether sentence i is in the imperative, told only when asked
+
+    def imp(j: int) -> bool:
+        if j not in told:
+            told[j] = _imperative(sentences[j][1])
+        return told[j]
+
     for i, (start, sentence) in enumerate(sentences):
         near_gate = strong[i] or any(strong[max(0, i - 2) : i])
         gate_here = (gated[i] or bool(_find(TREAT_AS, sentence)) or bool(_find(_DEEMED_VERB, sentence) and _DEEMED.search(sentence)) or any(gated[max(0, i - 2) : i]) and bool(_PRONOUN.search(sentence))
                      or bool(_find(GATE_VERB, sentence)) and bool(_find(NEGATION, sentence)))
-        acts = bool(sentence.has & _ACT_IDS) or any(w in sentence for w in _MAYBE_ACT) or bool(
+        acts = bool(sentence.has & _ACT_IDS) or any(pair <= sentence.has for pair in _ACT_PAIRS) or any(
+            w in sentence for w in _MAYBE_ACT) or bool(
             i and _PRONOUN.search(sentence) and (id(SECRET) in sentences[i - 1][1].has or "_" in sentences[i - 1][1]))
         # Configuration that switches oversight off names a check ("require_review: false", "skip_qa").
         configured = (":" in sentence or "=" in sentence or '"' in sentence) and (gated[i] or "_" in sentence or "-" in sentence)
@@ -992,27 +1005,28 @@ def concepts(text: str, kinds: dict[str, str]) -> list[Concept]:
         earlier = [s for _, s in sentences[max(0, i - 2) : i]]
         previous = _sentence(" ".join(earlier), frozenset().union(*(s.has for s in earlier)))
         agent = agents[i]
-        imperative = _imperative(sentence)
         if acts:
-            for kind, at in _other_acts(sentence, previous, agent, imperative, kinds):
+            for kind, at in _other_acts(sentence, previous, agent, imp(i), kinds):
                 found.append(Concept(kind, start + at))
         if configured:
             for m in CONFIG_OFF.finditer(sentence):
                 found.append(Concept(kinds["claim"], start + m.start()))
-        if near_gate and (agent or imperative) and (evade := _find(EVADE, sentence)):
+        if near_gate and (evade := _find(EVADE, sentence)) and (agent or imp(i)):
             found.append(Concept(kinds["skip"], start + evade.start()))
         if not gate_here:
             continue
         # A claim about oversight speaks to the agent if it or a sentence beside it names agents, or the next
         # one orders something done with it ("The field is legacy. Leave it blank.").
         following = sentences[i + 1][1] if i + 1 < len(sentences) else ""
-        claim_said = (agent or i > 0 and (agents[i - 1] or _imperative(sentences[i - 1][1])) or i + 1 < len(sentences) and agents[i + 1]
-                      or bool(following and _imperative(following) and _PRONOUN.search(following))
-                      or bool(_THEREFORE_SHIP.search(sentence)))
+
+        def claim_said(i: int = i, agent: bool = agent, following: str = following, sentence: str = sentence) -> bool:
+            return bool(agent or i > 0 and (agents[i - 1] or imp(i - 1)) or i + 1 < len(sentences) and agents[i + 1]
+                        or following and imp(i + 1) and _PRONOUN.search(following) or _THEREFORE_SHIP.search(sentence))
+
         for how, weak, at in _gate_bound(sentence, previous):
-            if how == "order" and not (agent or imperative):
+            if how == "order" and not (agent or imp(i)):
                 continue  # an impersonal order ("no need to wait for review") speaks to whoever reads it
-            if how == "claim" and not claim_said or how == "treat" and not (agent or imperative or claim_said):
+            if how == "claim" and not claim_said() or how == "treat" and not (agent or imp(i) or claim_said()):
                 continue
             if weak and not (agent or _find(SHIPS, sentence)):
                 continue
