@@ -745,8 +745,12 @@ def _sentence_start(text: str, at: int) -> int:
     return max(text.rfind(c, 0, at) for c in ".!?;\n") + 1
 
 
-def sentence_signals(text: str) -> list[Signal]:
-    """Every signal in a normalised text, by offset (a passage may hold several)."""
+def sentence_signals(text: str, concepts: bool = True) -> list[Signal]:
+    """Every signal in a normalised text, by offset (a passage may hold several).
+
+    ``concepts=False`` leaves out the concept check, for texts already judged whole by it (a role label's
+    line, a re-spelling of the note's own lines).
+    """
     found: list[Signal] = []
     for kind, start in _clause_kinds(text):
         end = _CLAUSE_END.search(text, start)
@@ -763,7 +767,8 @@ def sentence_signals(text: str) -> list[Signal]:
             continue
         found.append(Signal(kind, start))
     found += [Signal(ADDRESS, start) for start in _address(text)]
-    found += [Signal(c.kind, c.start) for c in instruction_concepts.concepts(text, _CONCEPT_KINDS)]
+    if concepts:
+        found += [Signal(c.kind, c.start) for c in instruction_concepts.concepts(text, _CONCEPT_KINDS)]
     return found
 
 

@@ -226,8 +226,12 @@ def _reported(text: str, start: int) -> bool:
 
 
 def _signals_only(text: str) -> Iterable[int]:
-    """Offsets of the training-free signals alone (for rot13 and leet spellings, which the model never saw)."""
-    return (s.start for s in instruction_signals.sentence_signals(text))
+    """Offsets of the training-free signals alone (for rot13 and leet spellings, which the model never saw).
+
+    The concept check is left out: it judged the lines as written, and a leet or rot13 pass over a
+    technical note ("v1", "s3") would only run it a second time on the same words.
+    """
+    return (s.start for s in instruction_signals.sentence_signals(text, concepts=False))
 
 
 def _decode_base64(blob: str) -> str | None:
