@@ -14,7 +14,9 @@ normalised text (lower case, accents dropped, look-alike letters folded; see ``i
 - orders to send data out;
 - claims of standing-decision or governance authority.
 
-Orders in German, French, Spanish, Chinese and Japanese are covered by the same groups.
+Orders in German, French, Spanish, Chinese and Japanese are covered by the same groups. The concept
+check (``instruction_concepts``: what a sentence touches, what it does to it, who it is said to)
+adds its signals under the same kinds, so a refusal names the passage and what it does alike.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import ahocorasick
+
+from . import instruction_concepts
 
 __all__ = ["Signal", "fence_marker", "imperative_opening", "line_markers", "sentence_signals", "transcript", "KINDS"]
 
@@ -285,11 +289,14 @@ NEGATION = re.compile(
 )
 
 
+_CJK_NEGATION = re.compile(r"(?:不要|别|別|不得|禁止|绝不|切勿|不可|不能|不许|不准|不应|不该|決して)[^。！？，,、\n]{0,8}$")
+
+
 def _negated(text: str, start: int) -> bool:
-    """Whether the few words before ``start`` in the same clause negate it ("never skip QA")."""
+    """Whether the few words before ``start`` in the same clause negate it ("never skip QA", "不要把密钥...")."""
     before = text[max(0, start - 36) : start]
     cut = max(before.rfind(c) for c in ".!?;:\n,")
-    return bool(NEGATION.search(before[cut + 1 :]))
+    return bool(NEGATION.search(before[cut + 1 :]) or _CJK_NEGATION.search(before))
 
 
 # Imperative at a clause start: optional softeners, then an order verb.
@@ -443,7 +450,8 @@ _add(ORDER, r"\b(?:mark|report|treat|record|set|consider|count)\s+(?:every|all|e
      r"(?:\S+\s+){0,2}?(?:tickets?|failures?|failed runs?|runs?|checks?|tests?|results?|qa results?|errors?)\s+(?:as\s+)?"
      r"(?:done|passed|green|success|successful|a pass|pass|resolved|approved|fixed)", True, "mark", "report", "treat", "record", "set",
      "consider", "count")
-_add(ORDER, r"\b(?:approve|merge|accept|close|grant|sign)\s+(?:every|all|each|any)\s+(?:\S+\s+){0,2}?(?:prs?|pull requests?|"
+_add(ORDER, r"(?<!they )(?<!who )(?<!she )(?<! he )(?<!team )(?<!lead )(?<!owner )(?<!owners )(?<!client )(?<!reviewers )"
+     r"\b(?:approve|merge|accept|close|grant|sign)\s+(?:every|all|each|any)\s+(?:\S+\s+){0,2}?(?:prs?|pull requests?|"
      r"tickets?|changes?|requests?|grants?|releases?|approvals?)\b", True, "approve", "merge", "accept", "close", "grant", "sign")
 _add(ORDER, r"\b(?:change|remove|replace|reassign|delete|drop|swap)\s+(?:the\s+)?escalation contact\b", True, "escalation")
 _add(ORDER, r"\b(?:do not|never)\s+(?:raise|flag|report|mention|discuss)\s+(?:this|it|that)\s+(?:with|to)\s+(?:a\s+|any\s+)?"
@@ -477,8 +485,9 @@ _add(CHECKS_OFF, rf"\b{GATE_STRONG}\s+(?:(?:is|are|was|were|has been|have been|g
 _add(CHECKS_OFF, rf"\b{GATE_WEAK}\s+(?:(?:is|are|was|were|has been|have been)\s+)?(?:(?:now|already|currently)\s+)?"
      rf"{OFF_STATE}\b{_G}{{0,80}}?\b(?:{RELEASE_VERB}|you|agents?)\b", True, *_words(OFF_STATE))
 _add(CHECKS_OFF, rf"\b{GATE_WEAK}\s+(?:(?:is|are|was|were|has been|have been)\s+)?(?:(?:now|already|currently|simply)\s+)?"
-     rf"(?:optional|not needed|not required|unnecessary|waived|pre-approved|already approved|green already|already green|"
-     rf"a formality|can be skipped|do not apply to agents|does not apply to agents|not for agents)\b", True, "optional", "not needed", "not required", "unnecessary", "waived", "pre-approved", "already approved", "green", "formality", "can be skipped", "apply to agents", "not for agents")
+     rf"(?:(?:optional|not needed|not required|unnecessary|waived|pre-approved|already approved|green already|already green|"
+     rf"a formality|can be skipped)\b(?={_G}{{0,80}}?\b(?:{RELEASE_VERB}|you|your|agents?)\b)|do not apply to agents|does not apply to agents|"
+     rf"not for agents)\b", True, "optional", "not needed", "not required", "unnecessary", "waived", "pre-approved", "already approved", "green", "formality", "can be skipped", "apply to agents", "not for agents")
 _add(CHECKS_OFF, rf"\b(?:there is\s+)?no\s+(?:need|reason)\s+(?:for|to wait for|to run|to ask for|to go through)\s+"
      rf"(?:the\s+|a\s+|any\s+)?{GATE_STRONG}", True, "need", "reason")
 _add(CHECKS_OFF, rf"\b(?:you|agents?|the agent)\s+(?:do not|does not|never)\s+need\s+(?:to\s+(?:wait for|ask for|run|go through|get)\s+)?"
@@ -497,7 +506,7 @@ _add(SKIP_GATE, rf"\b{SKIP_VERB}\s+(?:(?:the|a|an|any|all|every|this|that|our|yo
      rf"mandatory|die|den|das|la|le|les|el|los|las|il)\s+){{0,3}}{GATE_STRONG}\b", True, *_words(SKIP_VERB))
 _add(SKIP_GATE, rf"\b{SKIP_VERB}\s+(?:(?:the|all|any|every|our|your|failing|remaining|required)\s+){{0,2}}{GATE_WEAK}\b"
      rf"{_G}{{0,40}}\b(?:and|then|to|so you can|so that you can|when you|before you|;|,)\s*{_G}{{0,20}}?{RELEASE_VERB}", True, *_words(SKIP_VERB))
-_add(SKIP_GATE, rf"\b{RELEASE_VERB}\w*\s+{_G}{{0,30}}?\b(?:without|ohne|sans|sin)\s+(?:(?:a|any|the|waiting for|asking|"
+_add(SKIP_GATE, rf"\b{RELEASE_VERB}(?!ed\b|d\b)\w*\s+{_G}{{0,30}}?\b(?:without|ohne|sans|sin)\s+(?:(?:a|any|the|waiting for|asking|"
      rf"running|running the|going through|eine|einen|la|le|les|el)\s+){{0,2}}(?:{GATE_STRONG}|{GATE_WEAK})\b", True,
      "without", "ohne", "sans", "sin ")
 _add(SKIP_GATE, rf"\b(?:{GATE_STRONG}|{GATE_WEAK})\b{_G}{{0,60}}\b(?:skip|bypass|ignore|disable|drop|omit)\s+(?:them|it|that|those)\b",
@@ -575,7 +584,7 @@ _add(SECRECY, r"\b(?:erzahl|sag)\s+(?:dem benutzer|niemandem)\s+nichts\b|\bne di
 _add(EXFIL, rf"\b{SEND_VERB}\s+{_G}{{0,40}}?{SENSITIVE}{_G}{{0,60}}?\b(?:to|into|in|on|as|at|an|a|nach|dans|en|a)\s+"
      rf"{_G}{{0,20}}?{OUTSIDE}", True, *_words(SENSITIVE))
 _add(EXFIL, r"\b(?:curl|wget|http|nc|scp|rsync)\b[^\n]{0,80}(?:-d\s*@|--data(?:-binary)?\s*@|-t\s|--upload-file|-f\s*\S*=@)"
-     r"[^\n]{0,40}(?:\.env|credentials|passwd|id_rsa|profiles\.yml|secrets?|tokens?|\.ssh|\.aws)", False, "curl", "wget", "scp", "nc ", "rsync")
+     r"[^\n]{0,90}(?:\.env|credentials|passwd|id_rsa|profiles\.yml|secrets?|tokens?|\.ssh|\.aws)", False, "curl", "wget", "scp", "nc ", "rsync")
 _add(EXFIL, r"!\[[^\]]*\]\(https?://[^)\s]*\?[^)\s]*=(?:\{|\[|<|%7b)", False, "![")
 _add(EXFIL, r"\b(?:copy|collect|gather|save|write|dump|store|list|record|harvest|paste|keep)\s+(?:every|all|any|each)\s+(?:\S+\s+)?"
      r"(?:passwords?|tokens?|secrets?|credentials?|api keys?|private keys?|keys)\b", True, "copy", "collect", "gather", "save", "write", "dump", "store", "list", "record", "harvest", "paste", "keep")
@@ -586,7 +595,7 @@ _add(EXFIL, r"\b(?:what (?:were|are) you told|what are your (?:initial )?instruc
 _add(EXFIL, r"(?:发送|发到|复制|粘贴|上传|泄露)[^。！？\n]{0,20}(?:凭据|密码|密钥|令牌|token|\.env|系统提示)"
      r"|(?:凭据|密码|密钥|令牌|\.env)[^。！？\n]{0,20}(?:发送|发到|复制到|粘贴|上传)"
      r"|(?:認証情報|パスワード|トークン|シークレット|\.env|システムプロンプト)[^。！？\n]{0,20}(?:送信|送って|貼り付け|コピー|アップロード|表示|教え)"
-     r"|(?:显示|泄露|告诉我)[^。！？\n]{0,6}系统提示", False,
+     r"|(?:显示|泄露|告诉我)[^。！？\n]{0,6}系统提示", True,
      "发送", "发到", "复制", "粘贴", "上传", "泄露", "送信", "送って", "貼り付け", "コピー", "アップロード", "表示", "教え", "显示", "告诉我")
 # Standing-decision and governance authority.
 _add(AUTHORITY, rf"\b(?:{SELF}|this)\s+{_W}{{0,2}}?{IS_VERB}\s+(?:now\s+|hereby\s+|also\s+)?(?:an?\s+|the\s+|eine\s+|une\s+|una\s+)?"
@@ -723,15 +732,43 @@ _CLAUSE_END = re.compile(r"[.!?;\n]")
 _ABOUT_SECRETS = re.compile(r"\b(?:passwords?|passphrases?|tokens?|secrets?|api keys?|credentials?|private keys?|pins?|keys?)\b")
 
 
-def sentence_signals(text: str) -> list[Signal]:
-    """Every signal in a normalised text, by offset (a passage may hold several)."""
+_CONCEPT_KINDS = {"skip": SKIP_GATE, "claim": CHECKS_OFF, "exfil": EXFIL, "permission": PERMISSION, "secrecy": SECRECY,
+                  "authority": AUTHORITY, "order": ORDER}
+
+
+_TOOL_FLAG = re.compile(r"--no-verify|\[skip ci\]|\[ci skip\]|skip_ci|--no-hooks|-c core\.hookspath")
+_FACT_TENSE = re.compile(r"(?:[^.!?;\n]{0,60}?\b(?:was|were|had been)\b|nobody\b)")
+_SPOKEN_TO = re.compile(rf"\b(?:you|your|yourself|{AGENT})\b")
+
+
+def _sentence_start(text: str, at: int) -> int:
+    return max(text.rfind(c, 0, at) for c in ".!?;\n") + 1
+
+
+def sentence_signals(text: str, concepts: bool = True) -> list[Signal]:
+    """Every signal in a normalised text, by offset (a passage may hold several).
+
+    ``concepts=False`` leaves out the concept check, for texts already judged whole by it (a role label's
+    line, a re-spelling of the note's own lines).
+    """
     found: list[Signal] = []
     for kind, start in _clause_kinds(text):
         end = _CLAUSE_END.search(text, start)
         if kind == SECRECY and _ABOUT_SECRETS.search(text, max(0, start - 10), end.start() if end else len(text)):
             continue
+        # "QA was waived once, for DATA-666", "nobody reads the output before 08:00": a past event or a
+        # habit of people, told to no one, is a fact about the work.
+        if kind == SKIP_GATE and _TOOL_FLAG.match(text, start) and not (
+                _SPOKEN_TO.search(text, _sentence_start(text, start), end.start() if end else len(text))
+                or instruction_concepts.said_to_reader(text[_sentence_start(text, start) : end.start() if end else len(text)])):
+            continue  # "the skip_ci label is only for docs" names the flag; "add [skip ci]" uses it
+        if kind == CHECKS_OFF and _FACT_TENSE.match(text, start, end.start() if end else len(text)) \
+                and not _SPOKEN_TO.search(text, _sentence_start(text, start), end.start() if end else len(text)):
+            continue
         found.append(Signal(kind, start))
     found += [Signal(ADDRESS, start) for start in _address(text)]
+    if concepts:
+        found += [Signal(c.kind, c.start) for c in instruction_concepts.concepts(text, _CONCEPT_KINDS)]
     return found
 
 
@@ -750,7 +787,8 @@ _ROLE_TAG = re.compile(
     r"important[-_ ]instructions?|prompt|override)\b[^<>]{0,80}>"
     r"(?![_.\-]?<[a-z])"  # "<system>_<env>" (its "_" dropped by normalising) is a name template, not a tag
 )
-_ROLE_HEADING = re.compile(r"^\s*#{1,6}\s*(?:system|assistant|developer|instructions?|system prompt|sys|admin)\s*:?\s*$")
+# A heading that is only a role name ("# System"); "# Admin" heads lessons about admin users too.
+_ROLE_HEADING = re.compile(r"^\s*#{1,6}\s*(?:system|assistant|developer|instructions?|system prompt|sys)\s*:?\s*$")
 _ROLE_KEY = re.compile(
     r"(?:^|[\s{,\[\"'])[\"']?role[\"']?\s*[:=]\s*[\"']?(?:system|assistant|developer)\b|"
     r"\brole\s*\|\s*(?:system|assistant|developer)\b|"

@@ -10,9 +10,15 @@ Two kinds of judgement, combined (a passage is refused when either speaks):
   text addressed to the reader that gives it orders, the agent's instructions overridden, claims
   that QA, review or approval are off, orders to skip them, permissions granted, things hidden
   from people, data sent out, standing-decision or governance authority claimed; in English,
-  German, French, Spanish, Chinese and Japanese;
+  German, French, Spanish, Italian, Portuguese, Dutch, Chinese and Japanese. Besides the phrasing
+  patterns, ``instruction_concepts`` judges each sentence by what it touches (QA, review, approval,
+  escalation, the console's checks, data, access), what it does to that (skips it, calls it not
+  needed, sends it out, grants it, hides it) and who it is said to (the agent, or an imperative);
 - a linear classifier over word and character n-grams (``instruction_model``), trained on public
   prompt-injection corpora and generated variants, scored per sentence and per pair of sentences.
+
+A signal or a classifier passage inside a quotation, or in a sentence that reports an attempt ("a
+ticket comment told agents to skip review; we did not follow it"), is a fact, not an order.
 
 Hiding is itself a finding: invisible characters, hidden HTML, orders inside comments or
 encodings (base64, hex, URL-encoding, rot13, HTML entities, look-alike letters, letters spelt out),
@@ -160,7 +166,9 @@ def _judged(text: str, model: instruction_model.Model) -> Iterable[tuple[str, in
         if not _reported(text, signal.start):
             yield signal.kind, signal.start, ""
     for start, score, feats in instruction_model.passages(model, text):
-        if score >= model.strong or score >= model.threshold and _speaks_to_reader(text, start):
+        # A quoted or reported attempt is judged as the signals are: described, not given.
+        ok = score >= model.strong or score >= model.threshold and _speaks_to_reader(text, start)
+        if ok and not _reported(text, start):
             yield CLASSIFIED, start, ", ".join(f"'{w}'" for w in model.top_words(feats))
 
 
@@ -170,14 +178,17 @@ def _judged(text: str, model: instruction_model.Model) -> Iterable[tuple[str, in
 _READER_CUE = re.compile(
     r"\b(?:you|your|yours|yourself|assistant|assistants|agent|agents|ai|model|llm|bot|chatgpt|claude|gpt|dan|system|"
     r"instructions?|prompts?|rules|guidelines|please|must|should|shall|never|always|do not|ignore|forget|disregard|"
-    r"pretend|obey|du|dein|deine|tu|tes|ton|vous|votre|usted|tus|bitte|por favor)\b|你|您|あなた|君|请|してください|こと"
+    r"pretend|obey|dein|deine|dich|dir|tu|tes|ton|vous|votre|usted|tus|bitte|por favor)\b|你|您|あなた|君|请|してください|こと"
 )
+# "du" is German "you" but French "of the": it counts only beside German words.
+_GERMAN_DU = re.compile(r"\bdu\b(?=.*\b(?:und|der|die|das|ist|nicht|bitte|wenn|den|dem|mit|fur|auf)\b)|"
+                        r"\b(?:und|der|die|das|ist|nicht|bitte|wenn|den|dem|mit|fur|auf)\b.*\bdu\b")
 
 
 def _speaks_to_reader(text: str, start: int) -> bool:
     """Whether the passage at ``start`` (and the next sentence) holds a cue that it speaks to its reader."""
     window = text[start : start + 400]
-    if _READER_CUE.search(window):
+    if _READER_CUE.search(window) or _GERMAN_DU.search(window[:200]):
         return True
     return bool(instruction_signals.imperative_opening(window))
 
@@ -187,14 +198,17 @@ def _speaks_to_reader(text: str, start: int) -> bool:
 # not enough by itself: the classifier, trained on such reports, judges the sentence.
 _REPORTING = re.compile(
     r"\b(?:contained|containing|tried to|trying to|attempted to|attempting to|an attempt to|asking (?:the )?agents? to|"
-    r"asked (?:the )?agents? to|claiming|styled as|injected|injection|phishing|example of|for example|e\.g\.|"
+    r"asked (?:the )?agents? to|(?:note|comment|email|e-mail|message|ticket|description|text)s? (?:saying|telling|asking|claiming)|"
+    r"planted|telling (?:the )?agents? to|told (?:the )?agents? to|instructing (?:the )?agents? to|that claim|which claim|claims that|attack pattern|injection pattern|asks to|asks you to|asking you to|tells you to|wants you to|claiming|styled as|injected|injection|phishing|example of|for example|e\.g\.|"
     r"did not follow|didn't follow|not followed|flagged|redacted|reported it|is not a standing decision|suspicious|"
     r"is data, not|shows up in|shown up in|we watch for|are refused|is refused|was refused|"
-    r"enthielt|versuchte|verdachtig|nicht gefolgt|tentait|tentative|contenait|suspecte?|pas suivi|intentaba|intento de|"
+    r"enthielt|versuchte|verdachtig|nicht gefolgt|nicht befolgt|dazu bringen sollte|tentait|tentative|contenait|suspecte?|pas suivi|intentaba|intento de|"
     r"contenia|sospechosa|no lo seguimos)\b|试图|企图|注入|可疑|没有照做|試み|注入|不審|従わず"
 )
-_QUOTED = re.compile(r'"[^"\n]{3,300}"|「[^」\n]{2,300}」|『[^』\n]{2,300}』')
-_SENTENCE_END = re.compile(r"[.!?;。！？\n]")
+# A quotation holds words ("... disregard your rules ..."); a quoted JSON key or value ("skip_qa") is syntax.
+_QUOTED = re.compile(r'"[^"\n]{0,300}[\s\u3000-\u9fff][^"\n]{0,300}"|「[^」\n]{2,300}」|『[^』\n]{2,300}』')
+# A sentence ends at . ! ? ; before a space (not inside "now..." in a quotation, "e.g." or a file name).
+_SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？\n]")
 
 
 def _reported(text: str, start: int) -> bool:
@@ -212,8 +226,12 @@ def _reported(text: str, start: int) -> bool:
 
 
 def _signals_only(text: str) -> Iterable[int]:
-    """Offsets of the training-free signals alone (for rot13 and leet spellings, which the model never saw)."""
-    return (s.start for s in instruction_signals.sentence_signals(text))
+    """Offsets of the training-free signals alone (for rot13 and leet spellings, which the model never saw).
+
+    The concept check is left out: it judged the lines as written, and a leet or rot13 pass over a
+    technical note ("v1", "s3") would only run it a second time on the same words.
+    """
+    return (s.start for s in instruction_signals.sentence_signals(text, concepts=False))
 
 
 def _decode_base64(blob: str) -> str | None:
@@ -441,7 +459,8 @@ _HIDDEN_ORDER = re.compile(
     r"skip|disable|bypass|ignore|disregard|forget|override|overrule|grant|give|send|post|upload|e-?mail|share|"
     r"forward|reveal|print|leak|copy|paste|execute|close|resolve|mark|commit|change|rewrite|replace|set|add|"
     r"create|write|tell|say|report|hide|conceal|escalate|run|rerun|trigger|revert|reset|rotate|transfer|move|"
-    r"rename|edit|modify|update|exfiltrate|treat|obey|follow|comply|act|pretend|answer|respond|reply)\b",
+    r"rename|edit|modify|update|exfiltrate|treat|obey|follow|comply|act|pretend|answer|respond|reply)\b"
+    r"(?!\s+(?:from|of|by|dated|sent)\b)",  # "source: email from the CFO" names a thing, orders nothing
     re.IGNORECASE,
 )
 # A role label opening a hidden comment: "<!-- SYSTEM: ... -->", "<!-- agent: ... -->".
