@@ -363,11 +363,12 @@ def _rx(pattern: str) -> re.Pattern[str]:
 
 
 # (kind, regex, negatable, literal triggers: the regex runs only when one of them is in the text)
-_PATTERNS: list[tuple[str, re.Pattern[str], bool, tuple[str, ...]]] = []
+_PATTERNS: list[tuple[str, re.Pattern[str], bool, frozenset[str]]] = []
 
 
 def _add(kind: str, pattern: str, negatable: bool, *triggers: str) -> None:
-    _PATTERNS.append((kind, _rx(pattern), negatable, triggers))
+    # A set, so a text's few trigger words are intersected with it rather than every trigger looked up.
+    _PATTERNS.append((kind, _rx(pattern), negatable, frozenset(triggers)))
 
 
 # Overriding the agent's own instructions.
@@ -717,8 +718,12 @@ def _clause_kinds(text: str) -> Iterator[tuple[str, int]]:
     present = _paragraphs_with(text, _TRIGGERS)
     if not present:
         return
+    words = present.keys()
     for kind, regex, negatable, triggers in _PATTERNS:
-        spans = sorted({span for t in triggers for span in present.get(t, ())})
+        hit = words & triggers
+        if not hit:
+            continue
+        spans = sorted({span for t in hit for span in present[t]})
         for start_at, end_at in spans:
             for m in regex.finditer(text, start_at, end_at):
                 start = m.start() + len(m.group(0)) - len(m.group(0).lstrip())
