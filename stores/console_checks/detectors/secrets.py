@@ -1329,6 +1329,30 @@ def _scan(text: str, depth: int) -> list[SecretFinding]:
     return sorted(found, key=_order)
 
 
+# Texts ``scan`` found clean lately. A write scans its text in the checks and again when the text is
+# saved (the scrubbed fields call ``redact``); a text with no finding has nothing to redact (both read
+# the same findings), so the second scan is skipped. Bounded by characters, shared by a process' threads.
+_CLEAN: dict[str, None] = {}
+_CLEAN_MAX_CHARS = 1_000_000
+_clean_chars = 0
+_clean_lock = threading.Lock()
+
+
+def _remember_clean(text: str) -> None:
+    global _clean_chars
+    if len(text) > _CLEAN_MAX_CHARS // 4:
+        return
+    with _clean_lock:
+        if text in _CLEAN:
+            return
+        while _CLEAN and _clean_chars + len(text) > _CLEAN_MAX_CHARS:
+            oldest = next(iter(_CLEAN))  # dicts keep insertion order: the first is the oldest
+            del _CLEAN[oldest]
+            _clean_chars -= len(oldest)
+        _CLEAN[text] = None
+        _clean_chars += len(text)
+
+
 def scan(text: str) -> list[SecretFinding]:
     """Every secret in ``text``: detect-secrets' findings plus our own plugins', by line.
 
@@ -1337,12 +1361,15 @@ def scan(text: str) -> list[SecretFinding]:
     """
     if not text:
         return []
-    return _scan(text, 0)
+    found = _scan(text, 0)
+    if not found:
+        _remember_clean(text)
+    return found
 
 
 def redact(text: str) -> str:
     """``text`` with every secret value replaced by ``[REDACTED:<type>]``; the rest kept as it was."""
-    if not text:
+    if not text or text in _CLEAN:
         return text
     note = _Note(text)
     spans = _all_spans(note, 0)
