@@ -308,11 +308,13 @@ def through_the_api(n: int) -> list[str]:
 
     split = heldout.load_cached()
     for client in split.registry:
+        # The registry takes dataset.table names, and a distinctive table only as the bare name of one of them.
+        qualified = [t for t in client.tables if "." in t]
         made = client_add(name=client.name, aliases=client.aliases, repositories=client.repositories,
-                          datasets=client.datasets, tables=[t for t in client.tables if "." in t],
+                          datasets=client.datasets, tables=qualified,
                           distinctive_tables=[t for t in client.distinctive_tables
                                               if any(q.rsplit(".", 1)[-1].casefold() == t.casefold()
-                                                     for q in client.tables)])
+                                                     for q in qualified)])
         for key in client.project_keys:
             project_add(key=key, client=made)
     agent, token = agent_add(name="bench-agent")
