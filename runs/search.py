@@ -329,48 +329,6 @@ def _search_sqlite(parsed: ParsedQuery, where: str, params: list, limit: int) ->
 # --- the index's upkeep beyond what the database does ------------------------------------------
 
 
-# Phrases per database query when looking for records that quote any of many (a long note has
-# hundreds of passages): the query stays a size the planner and FTS5 take quickly.
-PHRASES_PER_QUERY = 200
-
-
-def record_ids_holding_any(phrases: Iterable[str], *, project_id: int | None = None,
-                           agent_id: int | None = None) -> set[int]:
-    """The ids of the run records whose text (transcript or event strings) holds any of ``phrases``
-    as a phrase, through the record index; within a project's or an agent's runs when given.
-
-    A superset of the records that quote them word for word (the index reads words, stemmed, and
-    not their punctuation): for a caller that then looks for the exact passages in these only.
-    """
-    phrases = [p for p in phrases if p and p.strip()]
-    where, params = ["TRUE"], []
-    if project_id is not None:
-        where.append("r.project_id = %s")
-        params.append(project_id)
-    if agent_id is not None:
-        where.append("u.agent_id = %s")
-        params.append(agent_id)
-    found: set[int] = set()
-    with connection.cursor() as cursor:
-        for at in range(0, len(phrases), PHRASES_PER_QUERY):
-            parsed = ParsedQuery(groups=[[(p, False)] for p in phrases[at : at + PHRASES_PER_QUERY]], excluded=[])
-            if connection.vendor == "postgresql":
-                tsquery, query_params = parsed.tsquery()
-                cursor.execute(
-                    f"SELECT r.id FROM runs_runrecord r JOIN runs_run u ON u.id = r.run_id "
-                    f"WHERE r.search_vector @@ {tsquery} AND {' AND '.join(where)}",
-                    [*query_params, *params],
-                )
-            else:
-                cursor.execute(
-                    f"SELECT r.id FROM {RECORD_FTS_TABLE} JOIN runs_runrecord r ON r.id = {RECORD_FTS_TABLE}.rowid "
-                    f"JOIN runs_run u ON u.id = r.run_id WHERE {RECORD_FTS_TABLE} MATCH %s AND {' AND '.join(where)}",
-                    [parsed.fts5(), *params],
-                )
-            found |= {row[0] for row in cursor.fetchall()}
-    return found
-
-
 def record_index_settle() -> None:
     """Merge SQLite's FTS5 segments so deleted and replaced terms leave its b-tree now.
 

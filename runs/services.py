@@ -27,12 +27,12 @@ from stores.console_checks.who import pod_or_assigned
 from stores.errors import Conflict, InvalidRequest, NotFound, PermissionDenied
 from stores.models import HostedAgent, JiraProject, StandingDecision, Store, StoreKind, hash_token
 from stores.services.governance import promotion_rule
-from stores.services.redaction import RedactedTexts, redacted_texts
+from stores.services.redaction import redacted_texts
 from stores.services.tokens import RUN_TOKEN_PREFIX
 from stores.services.version_hooks import VersionWritten
 
 from .models import Run, RunRecord
-from .search import record_ids_holding_any, record_index_settle
+from .search import record_index_settle
 
 logger = logging.getLogger(__name__)
 
@@ -409,44 +409,35 @@ def run_record_add(*, run: Run, transcript: Any = None, events: Any = None) -> R
     )
 
 
-def _scrub_records(ids: list[int], redacted: RedactedTexts) -> int:
-    """Replace the quotes and passages in these records; how many changed."""
-    changed = 0
-    for record in RunRecord.objects.filter(pk__in=ids).only("pk", "transcript", "events"):
-        transcript = redacted.replace(record.transcript)
-        events = redacted.replace(record.events) if record.events is not None else None
-        if transcript != record.transcript or events != record.events:
-            # The index follows the row (migration 0003); FTS5 is merged so the old terms go now.
-            RunRecord.objects.filter(pk=record.pk).update(transcript=transcript, events=events)
-            changed += 1
-    return changed
-
-
 def run_records_scrub_memory(*, memory, texts: list[str]) -> int:
     """Replace every quote of a redacted memory's texts in run records by ``[REDACTED:memory]``.
 
     A quote is a whole text or a longer line of one, or any passage of ``PASSAGE_WORDS``
     consecutive words of one (``stores.services.redaction.redacted_texts``): a record that quoted
-    a note in part loses that part too. Registered as a redaction hook. The records read are
-    those the record index finds holding one of the passages as a phrase, among the runs that
-    could have read the memory (its project's runs, its agent's runs, or every run for the
-    read-only stores); the exact passages are then replaced in those only. The search index's
-    text changes with each record (it is the database's own, see runs.search), so no quote stays
+    a note in part loses that part too. Registered as a redaction hook. Every record of the runs
+    that could have read the memory is read (its project's runs, its agent's runs, or every run
+    for the read-only stores): the record index drops common words and punctuation, so it cannot
+    tell which records quote a text, and a redaction must miss none. The search index's text
+    changes with each record (it is the database's own, see runs.search), so no quote stays
     findable or in a snippet. Bypasses nothing: run records have no history.
     """
     redacted = redacted_texts(texts)
     if not redacted.quotes and not redacted.shingles:
         return 0
     store = memory.store
-    scope: dict[str, int] = {}
+    records = RunRecord.objects.all()
     if store.kind == StoreKind.PROJECT:
-        scope["project_id"] = store.project_id
+        records = records.filter(project_id=store.project_id)
     elif store.kind == StoreKind.AGENT:
-        scope["agent_id"] = store.agent_id
-    candidates = sorted(record_ids_holding_any(redacted.phrases, **scope))
+        records = records.filter(run__agent_id=store.agent_id)
     changed = 0
-    for at in range(0, len(candidates), 500):  # a bounded IN list (SQLite caps a query's parameters)
-        changed += _scrub_records(candidates[at : at + 500], redacted)
+    for record in records.only("pk", "transcript", "events").iterator(chunk_size=200):
+        transcript = redacted.replace(record.transcript)
+        events = redacted.replace(record.events) if record.events is not None else None
+        if transcript != record.transcript or events != record.events:
+            # The index follows the row (migration 0003); FTS5 is merged so the old terms go now.
+            RunRecord.objects.filter(pk=record.pk).update(transcript=transcript, events=events)
+            changed += 1
     if changed:
         record_index_settle()
     logger.info("scrubbed quotes of redacted memory %s from %d run records", memory.public_id, changed)

@@ -87,8 +87,6 @@ class RedactedTexts:
 
     quotes: list[str]
     shingles: frozenset[tuple[str, ...]]
-    # Each text's passages as written (for a database's phrase search to find the candidates).
-    phrases: list[str]
 
     def replace(self, value: Any) -> Any:
         """``value`` (text, or JSON of lists and dicts, keys included) with every quote and passage replaced."""
@@ -101,30 +99,20 @@ class RedactedTexts:
         return value
 
 
-def _passages(text: str) -> Iterator[tuple[str, tuple[str, ...]]]:
-    """Each run of ``PASSAGE_WORDS`` words of ``text`` spanning ``MIN_LINE_CHARS`` or more: as written, and its key."""
+def _passages(text: str) -> Iterator[tuple[str, ...]]:
+    """The key of each run of ``PASSAGE_WORDS`` words of ``text`` spanning ``MIN_LINE_CHARS`` or more."""
     words = list(_WORD.finditer(text))
     for i in range(len(words) - PASSAGE_WORDS + 1):
         first, last = words[i], words[i + PASSAGE_WORDS - 1]
         if last.end() - first.start() >= MIN_LINE_CHARS:
-            yield text[first.start() : last.end()], _shingle_key([m.group() for m in words[i : i + PASSAGE_WORDS]])
+            yield _shingle_key([m.group() for m in words[i : i + PASSAGE_WORDS]])
 
 
 def redacted_texts(texts: Iterable[object]) -> RedactedTexts:
-    """The quotes, passages and search phrases of a redacted memory's ``texts``."""
+    """The quotes and passages of a redacted memory's ``texts``."""
     texts = [t for t in texts if isinstance(t, str)]
-    quotes = quotes_of(texts)
-    shingles: set[tuple[str, ...]] = set()
-    phrases: set[str] = set()
-    for text in texts:
-        for phrase, key in _passages(text):
-            shingles.add(key)
-            phrases.add(phrase)
-    for quote in quotes:
-        # A quote that holds no passage (too few words, or short ones) is looked for whole.
-        if _WORD.search(quote) and next(_passages(quote), None) is None:
-            phrases.add(quote.strip())
-    return RedactedTexts(quotes=quotes, shingles=frozenset(shingles), phrases=sorted(phrases))
+    shingles = {key for text in texts for key in _passages(text)}
+    return RedactedTexts(quotes=quotes_of(texts), shingles=frozenset(shingles))
 
 
 def _replace_passages(text: str, shingles: frozenset[tuple[str, ...]]) -> str:
