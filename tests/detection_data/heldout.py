@@ -28,7 +28,9 @@ HELDOUT_DIR = Path(__file__).resolve().parent / "heldout"
 ROUND1_DIR = Path(__file__).resolve().parent / "blind_round1"
 ROUND2_DIR = Path(__file__).resolve().parent / "blind_round2"
 ROUND3_DIR = Path(__file__).resolve().parent / "blind_round3"
-DEVELOPMENT_ROUNDS = (ROUND1_DIR, ROUND2_DIR, ROUND3_DIR)
+# Rounds written blind as development data from the start (to train and tune on), never held out.
+ROUND5_DIR = Path(__file__).resolve().parent / "blind_round5"
+DEVELOPMENT_ROUNDS = (ROUND1_DIR, ROUND2_DIR, ROUND3_DIR, ROUND5_DIR)
 MANIFEST = "MANIFEST.json"
 FILES = ("instructions.jsonl", "lessons.jsonl", "secrets.jsonl", "client_detail.json", "paths.jsonl")
 
