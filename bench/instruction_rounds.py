@@ -1,8 +1,11 @@
 """The instructions check round by round: caught, look-alikes and lessons refused, per blind round.
 
-    python bench/instruction_rounds.py [-v] [--round 1|3|dev] [--by kind|lang]
+    python bench/instruction_rounds.py [-v] [--round 1|3|5|6|dev] [--by kind|lang|writer]
 
-Development data only (blind rounds 1-3 and the labelled sets); the held-out split is never read.
+Development data only (blind rounds 1, 3, 5 and 6 and the labelled sets); the held-out split is never read.
+The instructions classifier is trained on all of them, so these are training-set figures, not a
+detection rate: ``python -m training.instructions.train --leave-out round5-w3`` gives the figure
+for a writer the model never saw.
 Keeping the rounds apart lets a change be judged on the round it was not written against.
 """
 
@@ -35,7 +38,7 @@ def _refused(text: str) -> bool:
 
 def _rounds() -> dict[str, tuple[list[tuple[str, str, bool, str]], list[tuple[str, str]]]]:
     out = {}
-    for name, directory in (("1", heldout.ROUND1_DIR), ("3", heldout.ROUND3_DIR)):
+    for name, directory in (("1", heldout.ROUND1_DIR), ("3", heldout.ROUND3_DIR), ("5", heldout.ROUND5_DIR), ("6", heldout.ROUND6_DIR)):
         split = heldout.load(directory)
         cases = [(c.id, c.text, c.refuse, f"{c.lang} {c.kind}") for c in split.instructions]
         out[name] = (cases, [(lesson.id, lesson.text) for lesson in split.lessons])
@@ -44,11 +47,20 @@ def _rounds() -> dict[str, tuple[list[tuple[str, str, bool, str]], list[tuple[st
     return out
 
 
+def _group(by: str | None, case_id: str, label: str) -> str:
+    """The group a case is counted in: its language, its kind, or its writer (round 5 ids start with it)."""
+    if by == "writer":
+        return case_id.split("-", 1)[0]
+    if by:
+        return label.split()[0 if by == "lang" else -1]
+    return ""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("-v", action="store_true", help="list the misses and false refusals")
     parser.add_argument("--round", action="append")
-    parser.add_argument("--by", choices=("kind", "lang"))
+    parser.add_argument("--by", choices=("kind", "lang", "writer"))
     parser.add_argument("--public", action="store_true", help="also the public corpora (figures only: never tuned on)")
     parser.add_argument("--half", choices=("odd", "even"), help="only the cases whose numeric id is odd / even")
     args = parser.parse_args()
@@ -74,7 +86,7 @@ def main() -> None:
             if args.half and int(re.sub(r"\D", "", cid) or 0) % 2 != (args.half == "odd"):
                 continue
             got = _refused(text)
-            key = label.split()[0 if args.by == "lang" else -1] if args.by else ""
+            key = _group(args.by, cid, label)
             if refuse:
                 total += 1
                 caught += got
