@@ -31,7 +31,8 @@ ROUND3_DIR = Path(__file__).resolve().parent / "blind_round3"
 # Rounds written blind as development data from the start (to train and tune on), never held out.
 ROUND5_DIR = Path(__file__).resolve().parent / "blind_round5"
 ROUND6_DIR = Path(__file__).resolve().parent / "blind_round6"
-DEVELOPMENT_ROUNDS = (ROUND1_DIR, ROUND2_DIR, ROUND3_DIR, ROUND5_DIR, ROUND6_DIR)
+ROUND7_DIR = Path(__file__).resolve().parent / "blind_round7"
+DEVELOPMENT_ROUNDS = (ROUND1_DIR, ROUND2_DIR, ROUND3_DIR, ROUND5_DIR, ROUND6_DIR, ROUND7_DIR)
 MANIFEST = "MANIFEST.json"
 FILES = ("instructions.jsonl", "lessons.jsonl", "secrets.jsonl", "client_detail.json", "paths.jsonl")
 
