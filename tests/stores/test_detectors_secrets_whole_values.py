@@ -126,3 +126,53 @@ def test_a_jwt_is_forgeable_only_when_signed_with_a_published_key():
 )
 def test_documented_examples_are_placeholders_only_as_whole_values(value, placeholder):
     assert is_placeholder(value) is placeholder
+
+
+# Text that only looks like a secret, by class (issue 9 s.2), each beside a secret of the same shape
+# that is still refused: the class is what the value is by construction, not how one note was worded.
+SHA1 = rand(40, HEX)
+PEM_BEGIN, PEM_END = "-----BEGIN " + "PRIVATE KEY-----", "-----END " + "PRIVATE KEY-----"
+PKCS8_BODY = "MIIEvQ" + "IBADANBgkqhkiG9w0BAQEFAASC" + rand(40, ALNUM)
+LOOK_ALIKE_CLASSES = [
+    ("digest under a hash label", 'The baseline lists `"hashed_' + f'secret": "{SHA1}"` for profiles.yml.'),
+    ("digest as a column named for it", "password_" + f"hash = '{rand(64, HEX)}'"),
+    ("a template URL with capital-letter slots", "Plantilla: `mysql://" + "USUARIO:" + "CLAVE" + "@servidor:3306/tienda`."),
+    ("a template URL with slots in German", "Vorlage: postgresql://" + "benutzer:" + "passwort" + "@host:5432/db"),
+    ("a KMS key's resource name", "CMEK key: `projects/acme-prod/locations/europe-west2/keyRings/bq/cryptoKeys/wh-cmek`."),
+    ("a Stripe object id in a pair", f"Stripe account id acct_{rand(16)} for the EU entity, acct_{rand(16)} for the US one."),
+    ("an AWS resource id", f"The loader runs on i-{rand(17, HEX)} in vpc-{rand(8, HEX)}; key names are in the vault."),
+    ("an ARN naming a role", "Cross-account role: arn:aws:iam::" + "739104826351" + ":role/ra-unload."),
+    ("an ARN naming a secret's entry", "The password is in `arn:aws:secretsmanager:eu-west-1:" + "739104826351"
+     + ":secret:prod/dbt/snowflake-" + "Q7ZxLm" + "`, not here."),
+    ("a private key block with its body elided", '{"private_' + 'key": "' + PEM_BEGIN + "\\n...\\n" + PEM_END + '\\n"}'),
+    ("an elided block over lines", f"The file looks like:\n{PEM_BEGIN}\n...\n{PEM_END}"),
+    ("a placeholder in angle brackets with words inside",
+     "aws_secret_" + "access_key = <from 1Pass" + 'word: "ClientCo unload user">'),
+    ("a placeholder in Italian", 'Nel file di esempio: `password = "' + "INSERISCI" + '_QUI"`.'),
+    ("a placeholder in Spanish", "contraseña: " + "tu_clave" + "_aqui"),
+    ("a mapping key, not its value", "k8s manifest: `valueFrom: secretKeyRef: { name: wh-creds, key: password }`."),
+    ("the next line's key is not a wrapped value", "token_ttl: 3600\nmax_tokens: 4096\nkey_rotation_days: 90"),
+    ("what a sentence names an id", f"Our Looker client id is {rand(16)} (public; the secret is in the vault)."),
+    ("base64 of a JOSE header near the word token", "Base64 of the header: "
+     + b64url(json.dumps({"alg": "HS256", "typ": "JWT"}).encode()) + " (no token)."),
+]
+SAME_SHAPE_SECRETS = [
+    ("an HMAC key is no digest", "hash_" + f"key = '{SHA1}'"),
+    ("a capital password beside a real login", "mysql://" + "etl_loader:" + "Q7ZX" + "LM42" + "@db:3306/shop"),
+    ("a webhook path with a random segment", "slack " + "webhook" + ": https://hooks.slack.com/services/T0"
+     + rand(8, string.ascii_uppercase) + "/B0" + rand(8, string.ascii_uppercase) + "/" + rand(24)),
+    ("a Stripe secret key", "stripe_key = sk_" + "live_" + rand(24)),
+    ("a private key block with a body", f"{PEM_BEGIN}\n{PKCS8_BODY}\n{PEM_END}"),
+    ("a password holding a placeholder word", "password = " + "Hier" + "-" + "Qm7#x2"),
+    ("a password after a mapping key", "password: " + STRONG),
+]
+
+
+@pytest.mark.parametrize(("what", "text"), LOOK_ALIKE_CLASSES, ids=[c[0] for c in LOOK_ALIKE_CLASSES])
+def test_text_that_only_looks_like_a_secret_passes(what, text):
+    assert secrets.scan(text) == [], what
+
+
+@pytest.mark.parametrize(("what", "text"), SAME_SHAPE_SECRETS, ids=[c[0] for c in SAME_SHAPE_SECRETS])
+def test_a_secret_of_a_look_alikes_shape_is_still_refused(what, text):
+    assert secrets.scan(text), what

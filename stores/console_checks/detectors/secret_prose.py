@@ -377,7 +377,13 @@ def _trim(text: str, start: int, end: int) -> int:
     if not quoted:
         while end > start and text[end - 1] in _TRAILING:
             end -= 1
+    elif end > start and text[end - 1] == ":" and (end == len(text) or text[end].isspace()):
+        end -= 1  # "`valueFrom: secretKeyRef: ...`": a key of a mapping, its colon no part of it
     return end
+
+
+# The key a line of settings opens with: "key_rotation_days:", "MAX_TOKENS=4096".
+_KEY_OF_LINE = re.compile(r"[A-Za-z_][\w.\-]*(?::$|=)")
 
 
 def _continuation(text: str, end: int) -> int:
@@ -389,8 +395,8 @@ def _continuation(text: str, end: int) -> int:
     if m is None:
         return end
     rest = m.group(1).rstrip(".,;:)")
-    if not rest or rest.isalpha():
-        return end
+    if not rest or rest.isalpha() or _KEY_OF_LINE.match(m.group(1)):
+        return end  # a word of the next sentence, or the key that opens the next line ("max_tokens:")
     return m.start(1) + len(rest)
 
 
@@ -526,6 +532,21 @@ def _sentence_about_a_login(lower: str, lo: int, ctx_end: int, nouns: bool = Tru
     )
 
 
+# Nouns that say a value identifies or describes something, never unlocks it.
+_NAMES_AN_ID = re.compile(
+    r"ids?|identifiers?|names?|numbers?|nummer|num[ée]ro|n[úu]mero|serial|locator|arn|uuid|sid|hash(?:es)?|digest|"
+    r"fingerprints?|checksum|sha\d*|md5|version|revision|commit|tag|kennung|identifiant|identificador"
+)
+_LAST_WORDS = re.compile(r"([^\W\d_][\w\-]*)[ \t]*(?:\([^()\n]{0,40}\))?[ \t]*$")
+
+
+def _names_other(lower: str, lo: int, end: int) -> bool:
+    """Whether the subject that ends at ``end`` (before a copula) names something other than a
+    credential's value: "the client id is", "the account number:", "its fingerprint is"."""
+    m = _LAST_WORDS.search(lower, lo, end)
+    return m is not None and _NAMES_AN_ID.fullmatch(m.group(1)) is not None
+
+
 def _sentence_start(lower: str, lo: int, ctx_end: int) -> int:
     """Where the sentence holding ``ctx_end`` starts (no earlier than ``lo``)."""
     start = lo
@@ -636,7 +657,8 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
         # "when the webserver prompts for the admin login, type VALUE"; "beim sudo will er VALUE eingetippt haben"
         if _sentence_about_a_login(lower, lo, ctx_end, value_end=after):
             return "Password"
-    if shape.strong and _COPULA_BEFORE.search(lower, max(lo, ctx_end - 40), ctx_end) and plain():
+    copula = _COPULA_BEFORE.search(lower, max(lo, ctx_end - 40), ctx_end) if shape.strong else None
+    if copula is not None and plain() and not _names_other(lower, max(lo, ctx_end - 60), copula.start()):
         # "if psql asks, the answer is VALUE": a copula in a sentence about a prompt or a login (a
         # credential noun there was read above, and may have named something else: "pin ... by SHA:")
         if _sentence_about_a_login(lower, lo, ctx_end, nouns=False, value_end=after):
