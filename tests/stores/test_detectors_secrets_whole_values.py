@@ -176,3 +176,44 @@ def test_text_that_only_looks_like_a_secret_passes(what, text):
 @pytest.mark.parametrize(("what", "text"), SAME_SHAPE_SECRETS, ids=[c[0] for c in SAME_SHAPE_SECRETS])
 def test_a_secret_of_a_look_alikes_shape_is_still_refused(what, text):
     assert secrets.scan(text), what
+
+
+# Passwords in prose by class, worded apart from the development cases that revealed each class.
+WORDY = "Kranich" + "-" + "Mole" + "-" + "3318"
+PROSE_CLASSES = [
+    ("a Dutch credential noun", f"Voor de FTP-server: gebruiker ra_load, wachtwoord {WORDY}."),
+    ("a Portuguese credential noun and copula", f"A senha do usuário etl_pt no Redshift é {STRONG}; só pela VPN."),
+    ("an Italian credential noun", f"Per il portale: utente ra_it, parola d'ordine {WORDY}."),
+    ("a Japanese noun and particle", f"検証環境のユーザー etl_qa のパスワードは {STRONG} です。"),
+    ("a Chinese noun with a full-width colon", f"备份文件的解压密码：{STRONG}。"),
+    ("a Korean noun and particle", f"테스트 서버 비밀번호는 {STRONG} 입니다."),
+    ("halves named as prefix and suffix", "For the SFTP password, append the suffix `" + "r9P" + "zQ!` to the prefix `" + "Wq4" + "#t`."),
+    ("a spaced passphrase in quotes", 'The vault\'s unlock passphrase is "' + "copper" + " meadow" + " lantern" + ' thistle".'),
+    ("a spaced passphrase after a colon", "The backup decrypts with the phrase: " + "amber" + " falcon" + " river" + " 62."),
+    ("a spaced French passphrase", "Le coffre s'ouvre avec la phrase secrète « " + "la lune" + " boit du" + " thé 88 »."),
+    ("a word and a year beside an account", "Falls SSO hakt: admin / " + "Lerche" + "_2025" + " geht noch."),
+    ("an account and its password ending the clause", "The switch in the rack — admin, " + "Tulpe" + "8812."),
+    ("locked for editing with a value", "The sheet is locked for editing with `" + "Plan" + "2025!" + "Ops`."),
+]
+PROSE_LOOK_ALIKES = [
+    "パスワードの長さは12文字以上にすること。",
+    "密码长度至少为 12 位，每 90 天更换一次。",
+    "De wachtwoordregels staan in de wiki; het wachtwoord zelf in de kluis.",
+    'The passphrase is "stored in the vault".',
+    "The passphrase must be at least four words long.",
+    'The phrase "move fast and break things" is banned in reviews.',
+    "the passphrase prompt appears twice on first run 2024.",
+    "The admin, Office2019 and Teams are installed on the laptop.",
+    "Fix the prefix of the table names: stg_ first, then the source.",
+]
+
+
+@pytest.mark.parametrize(("what", "text"), PROSE_CLASSES, ids=[c[0] for c in PROSE_CLASSES])
+def test_a_password_in_prose_is_refused_by_class(what, text):
+    assert secrets.scan(text), what
+    assert secrets.scan(secrets.redact(text)) == []
+
+
+@pytest.mark.parametrize("text", PROSE_LOOK_ALIKES)
+def test_prose_about_passwords_with_no_value_passes(text):
+    assert secrets.scan(text) == []
