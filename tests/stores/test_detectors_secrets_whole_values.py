@@ -153,6 +153,8 @@ LOOK_ALIKE_CLASSES = [
     ("a mapping key, not its value", "k8s manifest: `valueFrom: secretKeyRef: { name: wh-creds, key: password }`."),
     ("the next line's key is not a wrapped value", "token_ttl: 3600\nmax_tokens: 4096\nkey_rotation_days: 90"),
     ("what a sentence names an id", f"Our Looker client id is {rand(16)} (public; the secret is in the vault)."),
+    ("a dated name is a label", "The ticket says the secret is `" + "rotated" + "-2024-05`, the rotation's label."),
+    ("a remark in parentheses as a value", "The env file has DB_" + "PASSWORD= (empty) on purpose: IAM auth."),
     ("base64 of a JOSE header near the word token", "Base64 of the header: "
      + b64url(json.dumps({"alg": "HS256", "typ": "JWT"}).encode()) + " (no token)."),
 ]
@@ -165,6 +167,8 @@ SAME_SHAPE_SECRETS = [
     ("a private key block with a body", f"{PEM_BEGIN}\n{PKCS8_BODY}\n{PEM_END}"),
     ("a password holding a placeholder word", "password = " + "Hier" + "-" + "Qm7#x2"),
     ("a password after a mapping key", "password: " + STRONG),
+    ("a word and a year is a password", "The password for the kiosk is " + "Sommer" + "-2024" + "!"),
+    ("a password in parentheses", "DB_" + "PASSWORD= (" + STRONG + ")"),
 ]
 
 
@@ -193,6 +197,11 @@ PROSE_CLASSES = [
     ("a spaced French passphrase", "Le coffre s'ouvre avec la phrase secrète « " + "la lune" + " boit du" + " thé 88 »."),
     ("a word and a year beside an account", "Falls SSO hakt: admin / " + "Lerche" + "_2025" + " geht noch."),
     ("an account and its password ending the clause", "The switch in the rack — admin, " + "Tulpe" + "8812."),
+    ("a Dutch token noun", "De API-" + "sleutel van de betaaldienst: " + rand(64) + "."),
+    ("an Italian token noun", "Chiave " + "API del servizio: SG." + rand(22) + "." + rand(43)),
+    ("a Braintree access token", "Settlement: access_" + "token$production$" + rand(16, "abcdefghijklmnopqrstuvwxyz0123456789")
+     + "$" + rand(32, HEX)),
+    ("an age secret key", "The sops key is AGE-" + "SECRET-KEY-1" + rand(58, string.ascii_uppercase + string.digits)),
     ("locked for editing with a value", "The sheet is locked for editing with `" + "Plan" + "2025!" + "Ops`."),
 ]
 PROSE_LOOK_ALIKES = [

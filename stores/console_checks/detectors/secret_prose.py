@@ -86,7 +86,10 @@ _TOKEN_NOUN = (
     r"(?:account|storage|master|shared|primary|secondary|signing|encryption|server|service|private|"
     r"project|personal|admin|partner|integration|routing|license|licence|ingest(?:ion)?|write|read|deploy|"
     r"install|events?|user|bot|org|workspace|team|session|refresh|runner|registration)[ \-](?:key|token|secret)\d?s?|"
-    r"session[ \-_]?(?:ids?|cookies?)|sessionid|cookie|pats?|personal[ \-]access[ \-]tokens?"
+    r"session[ \-_]?(?:ids?|cookies?)|sessionid|cookie|pats?|personal[ \-]access[ \-]tokens?|"
+    # Dutch, Italian, Portuguese, Polish and Swedish: "API-sleutel", "chiave API", "chave de API", "klucz API"
+    r"api[ \-]?sleutels?|sleutels?|chiav[ei][ \-]api|chaves?[ \-](?:de[ \-]|da[ \-])?api|klucz(?:e)?[ \-]api|api[ \-]?nyckel|"
+    r"tokenu?|tokens?[ \-]de[ \-]acesso"
 )
 # A credential noun read loosely ("pass", "key", "clé") needs a value shaped strongly (``strong_password``).
 _LOOSE_NOUN = frozenset({"pass", "key", "clé", "cle", "llave", "secrets", "losung"})

@@ -67,6 +67,7 @@ _REFERENCE_AT = re.compile(
     r"""|\{\{[^\n]{1,200}?\}\}|\{%[^\n]{1,200}?%\}|\{[A-Za-z_][\w.\-]{0,60}\}"""
     r"""|<[^<>\n]{1,80}>"""  # <password>, <your key here>
     r"""|\[[A-Za-z _:\-]{1,60}\]"""  # [REDACTED:Password], [your token]
+    r"""|\([A-Za-z][A-Za-z'\-]*(?:[ \t]+[A-Za-z][A-Za-z'\-]*){0,6}\)"""  # (empty), (sensitive value): a remark
     r"""|@Microsoft\.KeyVault\([^()\n]{1,300}\)"""
     r"""|(?:op|vault|secret|secrets|ssm|sm|awssm|gcpsm|azkv)://[^\s"'`]+"""
     r"""|arn:aws:(?:secretsmanager|ssm|kms):[^\s"'`]+"""
@@ -384,6 +385,14 @@ _COLON_HEX = re.compile(r"^(?:[0-9a-fA-F]{2}[:\-]){5,}[0-9a-fA-F]{2}$")
 _SETTING_PIECE = re.compile(r"\.\.\.|…|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=|^[A-Za-z][A-Za-z ]{2,20}=[^;]*;")
 
 
+# A name with a date in it: "rotated-2024-05", "backup_2024-05-01", "snapshot-20240501". Names are
+# dated this way (rotations, snapshots, releases); a password with a year in it ends in the year alone.
+_DATED_NAME = re.compile(
+    r"^[a-z][a-z]*(?:[._\-][a-z]+)*[._\-](?:19|20)\d\d(?:[._\-](?:0[1-9]|1[0-2])(?:[._\-](?:0[1-9]|[12]\d|3[01]))?"
+    r"|(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))$"
+)
+
+
 def _looks_like_something_else(v: str) -> bool:
     """A value of another kind: a URL, a path, a file name, an e-mail, a version, a date, a number."""
     return bool(
@@ -396,6 +405,7 @@ def _looks_like_something_else(v: str) -> bool:
         or _FILE_NAME.search(v)
         or _VERSION.match(v)
         or _DATE_TIME.match(v)
+        or _DATED_NAME.match(v)
         or _NUMBER_UNIT.match(v)
         or _ENV_NAME.match(v)
         or _UUID.match(v)

@@ -1082,6 +1082,13 @@ _RULES: tuple[Rule, ...] = (
         group=1,
     ),
     _regex_rule("Atlassian API Token", ("atatt", "atctt"), r"\bAT[AC]TT[A-Za-z0-9_\-=]{20,}"),
+    # Braintree's access token and age's secret key: formats their documentation gives.
+    _regex_rule(
+        "Braintree Access Token",
+        ("access_token$",),
+        r"\baccess_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}\b",
+    ),
+    _regex_rule("Age Secret Key", ("age-secret-key-1",), r"\bAGE-SECRET-KEY-1[0-9A-Z]{40,80}\b"),
     _regex_rule("Google API Key", ("aiza",), r"\bAIza[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])"),
     _regex_rule("Google OAuth Client Secret", ("gocspx-",), r"\bGOCSPX-[A-Za-z0-9_\-]{20,}"),
     _regex_rule("Databricks Token", ("dapi",), r"\bdapi[0-9a-f]{32}(?:-\d+)?\b"),
