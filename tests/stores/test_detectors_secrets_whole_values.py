@@ -155,6 +155,9 @@ LOOK_ALIKE_CLASSES = [
     ("what a sentence names an id", f"Our Looker client id is {rand(16)} (public; the secret is in the vault)."),
     ("a dated name is a label", "The ticket says the secret is `" + "rotated" + "-2024-05`, the rotation's label."),
     ("a remark in parentheses as a value", "The env file has DB_" + "PASSWORD= (empty) on purpose: IAM auth."),
+    ("a key named as an id", '{"client_' + 'id": "' + rand(16) + '", "client_' + 'secret": "${SF_CLIENT_SECRET}"}'),
+    ("a word of the sentence and its question mark", "The hash of the old pass" + "word was leaked? No: only user names."),
+    ("a publishable key", "The publishable key pk_" + "live_" + rand(24) + " is in the page source anyway."),
     ("base64 of a JOSE header near the word token", "Base64 of the header: "
      + b64url(json.dumps({"alg": "HS256", "typ": "JWT"}).encode()) + " (no token)."),
 ]
@@ -167,6 +170,8 @@ SAME_SHAPE_SECRETS = [
     ("a private key block with a body", f"{PEM_BEGIN}\n{PKCS8_BODY}\n{PEM_END}"),
     ("a password holding a placeholder word", "password = " + "Hier" + "-" + "Qm7#x2"),
     ("a password after a mapping key", "password: " + STRONG),
+    ("the secret beside an id", '{"client_' + 'id": "abc", "client_' + 'secret": "' + rand(32) + '"}'),
+    ("a password ending in a question mark", "The pass" + "word is " + "Le4ked?"),
     ("a word and a year is a password", "The password for the kiosk is " + "Sommer" + "-2024" + "!"),
     ("a password in parentheses", "DB_" + "PASSWORD= (" + STRONG + ")"),
 ]

@@ -386,6 +386,9 @@ _CONTINUATION = re.compile(r"[ \t>]*([^\s]{1,40})")
 _DIGITS = re.compile(r"(?<![\w.:/\-])\d{4,8}(?![\w:/\-]|[.,]\d)")
 
 
+_LOWER_WORD = re.compile(r"[a-zß-öø-ÿ]+")
+
+
 def _trim(text: str, start: int, end: int) -> int:
     """The end of a value once trailing sentence punctuation is dropped (not "!" or "?": a password
     ends in one more often than a sentence around it does)."""
@@ -393,6 +396,8 @@ def _trim(text: str, start: int, end: int) -> int:
     if not quoted:
         while end > start and text[end - 1] in _TRAILING:
             end -= 1
+        if end - start > 1 and text[end - 1] in "?!" and _LOWER_WORD.fullmatch(text, start, end - 1):
+            end -= 1  # "was leaked?", "is wrong!": a word of the sentence, then its own punctuation
     elif end > start and text[end - 1] == ":" and (end == len(text) or text[end].isspace()):
         end -= 1  # "`valueFrom: secretKeyRef: ...`": a key of a mapping, its colon no part of it
     return end
@@ -553,14 +558,15 @@ _NAMES_AN_ID = re.compile(
     r"ids?|identifiers?|names?|numbers?|nummer|num[ée]ro|n[úu]mero|serial|locator|arn|uuid|sid|hash(?:es)?|digest|"
     r"fingerprints?|checksum|sha\d*|md5|version|revision|commit|tag|kennung|identifiant|identificador"
 )
-_LAST_WORDS = re.compile(r"([^\W\d_][\w\-]*)[ \t]*(?:\([^()\n]{0,40}\))?[ \t]*$")
+_LAST_WORDS = re.compile(r"([^\W\d_][\w\-]*)[\"'`]?[ \t]*(?:\([^()\n]{0,40}\))?[ \t]*$")
 
 
 def _names_other(lower: str, lo: int, end: int) -> bool:
     """Whether the subject that ends at ``end`` (before a copula) names something other than a
     credential's value: "the client id is", "the account number:", "its fingerprint is"."""
     m = _LAST_WORDS.search(lower, lo, end)
-    return m is not None and _NAMES_AN_ID.fullmatch(m.group(1)) is not None
+    # the word, or the last part of a key written as one identifier ("client_id", "account-number")
+    return m is not None and _NAMES_AN_ID.fullmatch(re.split(r"[_\-.]", m.group(1))[-1]) is not None
 
 
 def _sentence_start(lower: str, lo: int, ctx_end: int) -> int:

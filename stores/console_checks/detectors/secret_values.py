@@ -342,12 +342,14 @@ def resource_name(value: str) -> bool:
     return all(_SEGMENT.fullmatch(s) for s in segments) and not any(_random_segment(s) for s in segments)
 
 
-# Identifiers that a provider documents as public object ids, not credentials: Stripe's objects
-# ("acct_1NqZ...", "cus_...", "pi_..."; its keys are "sk_", "rk_", "whsec_"), and AWS resources
+# Identifiers that a provider documents as public, not credentials: Stripe's objects ("acct_1NqZ...",
+# "cus_...", "pi_...") and publishable keys ("pk_live_..."; its secret keys are "sk_", "rk_", "whsec_"), and AWS resources
 # ("i-0abc...", "vpc-...", "sg-..."), each a prefix and a random body.
 _PUBLIC_IDENTIFIER = re.compile(
     r"^(?:acct|cus|ch|pi|pm|py|po|in|ii|sub|si|price|prod|plan|evt|txn|tr|ba|card|src|seti|cs|cn|dp|du|"
     r"file|fee|ipi|prv|sku|cbtxn|payout|coupon|promo)_(?:(?:test|live)_)?[A-Za-z0-9]{8,40}$"
+    # a publishable key: Stripe's own docs say it is meant for the browser, public by design
+    r"|^pk_(?:test|live)_[A-Za-z0-9]{10,120}$"
     r"|^(?:i|vpc|subnet|sg|ami|vol|snap|eni|igw|rtb|acl|nat|eipalloc|lt|tgw|vpce|pcx|rtbassoc|fs|db)-[0-9a-f]{8,17}$"
 )
 

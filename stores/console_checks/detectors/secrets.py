@@ -488,8 +488,8 @@ def _password_like(value: str, in_code: bool) -> bool:
         return False
     if in_code:  # in a fenced profile or config block, any literal value is a real password
         return value.lower() not in _PROSE_VALUES
-    if len(value) < 6:
-        return False
+    if len(value) < 6 or value[-1] in "?!" and value[:-1].isalpha() and value[:-1].islower():
+        return False  # "the password was leaked?": a word of the sentence and its punctuation
     has_digit = any(c.isdigit() for c in value)
     has_symbol = any(not c.isalnum() for c in value)
     inner_upper = any(c.isupper() for c in value[1:]) and any(c.islower() for c in value)
