@@ -63,6 +63,8 @@ from .secret_values import (
 
 __all__ = ["prose_spans"]
 
+# Credential nouns in scripts written without spaces: the noun is bounded by the particle after it.
+_CJK_NOUN = r"(?:パスワード|暗証番号|密码|密碼|口令|비밀번호|암호)(?=[はがを：:은는이가是为為\s「『(（]|$)"
 # Credential nouns (lower-case text). Word-bounded so identifiers (password_last_changed,
 # private_key_passphrase) do not count: those are the assignment rules' business.
 _PASSWORD_NOUN = (
@@ -71,7 +73,11 @@ _PASSWORD_NOUN = (
     r"pin(?:[ \-]?code)?|code[ \-]pin|geheimzahl|zugangscode|codes?[ \-]d'acc[eè]s|c[oó]digo[ \-]de[ \-]acceso|"
     r"unlock[ \-]code|entsperrcode|secret|secrets?|secreto|geheimnis|login[ \-]password|master[ \-]password|"
     r"phrase[ \-]secr[èe]te|phrase[ \-]de[ \-]passe|frase[ \-](?:secreta|de[ \-]paso)|geheimwort|losung|"
-    r"pass|pw|key\d?|cl[ée]|llave"
+    r"pass|pw|key\d?|cl[ée]|llave|"
+    # Dutch, Portuguese, Italian, Polish, Swedish, Russian, Turkish, Indonesian, Vietnamese; the
+    # Chinese, Japanese and Korean nouns are in _CJK_NOUN (no word boundaries in those scripts).
+    r"wachtwoord(?:en)?|senhas?|palavras?[ \-]passe|parola[ \-]d['’]ordine|has[łl]o|l[öo]senord|"
+    r"пароль|парол[яеи]|[şs]ifre(?:si)?|kata[ \-]sandi|m[ậa]t[ \-]kh[ẩa]u|" + _CJK_NOUN
 )
 _TOKEN_NOUN = (
     r"api[ \-_]?keys?|api[ \-]?schl[üu]ssel|cl[ée]s?[ \-](?:d'|de[ \-])?api|claves?[ \-](?:de[ \-])?api|"
@@ -80,7 +86,10 @@ _TOKEN_NOUN = (
     r"(?:account|storage|master|shared|primary|secondary|signing|encryption|server|service|private|"
     r"project|personal|admin|partner|integration|routing|license|licence|ingest(?:ion)?|write|read|deploy|"
     r"install|events?|user|bot|org|workspace|team|session|refresh|runner|registration)[ \-](?:key|token|secret)\d?s?|"
-    r"session[ \-_]?(?:ids?|cookies?)|sessionid|cookie|pats?|personal[ \-]access[ \-]tokens?"
+    r"session[ \-_]?(?:ids?|cookies?)|sessionid|cookie|pats?|personal[ \-]access[ \-]tokens?|"
+    # Dutch, Italian, Portuguese, Polish and Swedish: "API-sleutel", "chiave API", "chave de API", "klucz API"
+    r"api[ \-]?sleutels?|sleutels?|chiav[ei][ \-]api|chaves?[ \-](?:de[ \-]|da[ \-])?api|klucz(?:e)?[ \-]api|api[ \-]?nyckel|"
+    r"tokenu?|tokens?[ \-]de[ \-]acesso"
 )
 # A credential noun read loosely ("pass", "key", "clé") needs a value shaped strongly (``strong_password``).
 _LOOSE_NOUN = frozenset({"pass", "key", "clé", "cle", "llave", "secrets", "losung"})
@@ -121,6 +130,8 @@ _COPULA = (
     # an adverb of time after the verb: "lautet jetzt", "est désormais", "es ahora"
     r"(?:\s+(?:now|currently|still|jetzt|nun|noch|aktuell|derzeit|maintenant|d[ée]sormais|actuellement|"
     r"toujours|ahora|actualmente|todav[íi]a|ya))?"
+    r"|\s+(?:é|è|e['’]|era|fica|wordt|luidt|zijn|são|sono|resta|jest|är|это|adalah|là)"  # pt, it, nl, pl, sv, ru, id, vi
+    r"|[ \t]*(?:は|が|是|为|為|：|은|는|이|가)"  # Japanese, Chinese and Korean particles and the full-width colon
     r"|(?<=\w)['’]s"  # "it's", "that's"
     r"|\s+c['’]est|\s+ist\s+es|\s+es\s+ist)"
     r"(?:\s*:)?"
@@ -145,8 +156,10 @@ _THING = (
 _OPENS_WITH = re.compile(
     rf"(?<!\w)(?:{_THING})(?:-\w+)?(?![\w\-])(?:[^\n.!?]|\.(?=\w)){{0,40}}?(?<![\w\-])(?:"
     r"takes|took|take|opens\s+with|opened\s+with|open\s+with|unlocks\s+with|unlock\s+with|accepts|accepted|"
-    r"wants|expects|asks\s+for|needs|requires|is\s+protected\s+(?:with|by)|is\s+locked\s+with|"
-    r"is\s+encrypted\s+with|decrypts\s+with|"
+    r"wants|expects|asks\s+for|needs|requires|"
+    # "is protected with", "is locked for editing with", "is encrypted at rest with"
+    r"is\s+(?:protected|locked|encrypted|secured)(?:\s+(?:for|against|from|at)\s+[\w\-]+)?\s+(?:with|by)|"
+    r"decrypts\s+with|"
     r"[öo]ffnet\s+(?:sich\s+)?mit|nimmt|braucht|verlangt|erwartet|akzeptiert|will|"
     r"s'ouvre\s+avec|ouvre\s+avec|demande|attend|accepte|prend|veut|"
     r"se\s+abre\s+con|abre\s+con|pide|acepta|espera|necesita|requiere|quiere)"
@@ -177,6 +190,7 @@ _LOGIN_CONTEXT = re.compile(
 )
 _HALF_WORD = re.compile(
     r"(?<![\w\-])(?:halves|half|parts?|pieces?|first|second|chunks?|fragments?|segments?|pairs?|"
+    r"prefix|suffix|pr[äa]fix|suffixe?|pr[ée]fixe|prefijo|sufijo|"
     r"h[äa]lfte\w*|teil\w*|"
     r"st[üu]ck\w*|moiti[ée]s?|parties?|morceaux|morceau|mitad(?:es)?|partes?|trozos?|fragmentos?)(?![\w\-])"
 )
@@ -199,22 +213,24 @@ _PRODUCT = re.compile(r"^[A-Z]?[a-z]{2,}[ \-_]?v?\d+(?:\.\d+)*$")
 # The accounts every system has: a pair "admin / VALUE" needs no login word around it.
 _ACCOUNT_NAMES = frozenset("admin administrator root sa postgres superuser sysadmin ubuntu guest".split())
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
-_CLOSERS = "\"'`»”’"
-_TRAILING = ".,;:)]}>" + _CLOSERS
-_OPENERS = "\"'`«“‘"
+_CLOSERS = "\"'`»”’」』"
+_TRAILING = ".,;:)]}>。，；、）" + _CLOSERS
+_OPENERS = "\"'`«“‘「『"
 
 # Value-first: a credential in prose is a rare token (letters with digits or symbols, or an inner
 # capital); find those, then read the context that ends where each one starts. Prose without such a
 # token costs one regex pass.
 _CANDIDATE = re.compile(
-    r"""(?<![^\s"'`«“‘(*_\[])[^\s"'`«»“”‘’]*?(?:[0-9!#$%&*+=?@^~]|[a-z][A-Z])[^\s"'`«»“”‘’]*"""
+    # The full-width punctuation of Chinese and Japanese ends a run as a space does: "密码：VALUE。".
+    r"""(?<![^\s"'`«“‘(*_\[「『：，、])[^\s"'`«»“”‘’「」『』：，。、；]*?(?:[0-9!#$%&*+=?@^~]|[a-z][A-Z])"""
+    r"""[^\s"'`«»“”‘’「」『』：，。、；]*"""
 )
 _WINDOW = 160
 
 _NOUN_BEFORE = re.compile(
     # German joins nouns into one word: "Datenbankpasswort", "Adminkennwort", "Zugangsschlüssel".
-    rf"(?:(?<![\w\-])|(?<=[^\W\d_]{{2}}[\-_])|(?<=[a-zäöüß]{{3}})(?=passw[oö]rt|kennw[oö]rt|schl[üu]ssel))"
-    rf"(?:(?P<tok>{_TOKEN_NOUN})|(?P<pw>{_PASSWORD_NOUN}))(?![\w\-])"
+    rf"(?:(?<![\w\-])|(?<=[^\W\d_]{{2}}[\-_])|(?<=[a-zäöüß]{{3}})(?=passw[oö]rt|kennw[oö]rt|schl[üu]ssel)|(?={_CJK_NOUN}))"
+    rf"(?:(?P<tok>{_TOKEN_NOUN})|(?P<pw>{_PASSWORD_NOUN}))(?:(?![\w\-])|(?<=[ド号码碼令호]))"
     rf"(?:(?P<copula>{_QUALIFIER}{_ENCODING}{_COPULA}{_ENCODING})|(?P<direct>{_ENCODING}(?:[ \t]*,)?[ \t]+))(?:\*\*|__)?[ \t]*$"
 )
 _LOGIN_BEFORE = re.compile(
@@ -370,6 +386,9 @@ _CONTINUATION = re.compile(r"[ \t>]*([^\s]{1,40})")
 _DIGITS = re.compile(r"(?<![\w.:/\-])\d{4,8}(?![\w:/\-]|[.,]\d)")
 
 
+_LOWER_WORD = re.compile(r"[a-zß-öø-ÿ]+")
+
+
 def _trim(text: str, start: int, end: int) -> int:
     """The end of a value once trailing sentence punctuation is dropped (not "!" or "?": a password
     ends in one more often than a sentence around it does)."""
@@ -377,7 +396,15 @@ def _trim(text: str, start: int, end: int) -> int:
     if not quoted:
         while end > start and text[end - 1] in _TRAILING:
             end -= 1
+        if end - start > 1 and text[end - 1] in "?!" and _LOWER_WORD.fullmatch(text, start, end - 1):
+            end -= 1  # "was leaked?", "is wrong!": a word of the sentence, then its own punctuation
+    elif end > start and text[end - 1] == ":" and (end == len(text) or text[end].isspace()):
+        end -= 1  # "`valueFrom: secretKeyRef: ...`": a key of a mapping, its colon no part of it
     return end
+
+
+# The key a line of settings opens with: "key_rotation_days:", "MAX_TOKENS=4096".
+_KEY_OF_LINE = re.compile(r"[A-Za-z_][\w.\-]*(?::$|=)")
 
 
 def _continuation(text: str, end: int) -> int:
@@ -389,8 +416,8 @@ def _continuation(text: str, end: int) -> int:
     if m is None:
         return end
     rest = m.group(1).rstrip(".,;:)")
-    if not rest or rest.isalpha():
-        return end
+    if not rest or rest.isalpha() or _KEY_OF_LINE.match(m.group(1)):
+        return end  # a word of the next sentence, or the key that opens the next line ("max_tokens:")
     return m.start(1) + len(rest)
 
 
@@ -526,6 +553,22 @@ def _sentence_about_a_login(lower: str, lo: int, ctx_end: int, nouns: bool = Tru
     )
 
 
+# Nouns that say a value identifies or describes something, never unlocks it.
+_NAMES_AN_ID = re.compile(
+    r"ids?|identifiers?|names?|numbers?|nummer|num[ée]ro|n[úu]mero|serial|locator|arn|uuid|sid|hash(?:es)?|digest|"
+    r"fingerprints?|checksum|sha\d*|md5|version|revision|commit|tag|kennung|identifiant|identificador"
+)
+_LAST_WORDS = re.compile(r"([^\W\d_][\w\-]*)[\"'`]?[ \t]*(?:\([^()\n]{0,40}\))?[ \t]*$")
+
+
+def _names_other(lower: str, lo: int, end: int) -> bool:
+    """Whether the subject that ends at ``end`` (before a copula) names something other than a
+    credential's value: "the client id is", "the account number:", "its fingerprint is"."""
+    m = _LAST_WORDS.search(lower, lo, end)
+    # the word, or the last part of a key written as one identifier ("client_id", "account-number")
+    return m is not None and _NAMES_AN_ID.fullmatch(re.split(r"[_\-.]", m.group(1))[-1]) is not None
+
+
 def _sentence_start(lower: str, lo: int, ctx_end: int) -> int:
     """Where the sentence holding ``ctx_end`` starts (no earlier than ``lo``)."""
     start = lo
@@ -636,14 +679,18 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
         # "when the webserver prompts for the admin login, type VALUE"; "beim sudo will er VALUE eingetippt haben"
         if _sentence_about_a_login(lower, lo, ctx_end, value_end=after):
             return "Password"
-    if shape.strong and _COPULA_BEFORE.search(lower, max(lo, ctx_end - 40), ctx_end) and plain():
+    copula = _COPULA_BEFORE.search(lower, max(lo, ctx_end - 40), ctx_end) if shape.strong else None
+    if copula is not None and plain() and not _names_other(lower, max(lo, ctx_end - 60), copula.start()):
         # "if psql asks, the answer is VALUE": a copula in a sentence about a prompt or a login (a
         # credential noun there was read above, and may have named something else: "pin ... by SHA:")
         if _sentence_about_a_login(lower, lo, ctx_end, nouns=False, value_end=after):
             return "Password"
     if ctx_end > lo and lower[ctx_end - 1] in " \t/,|":
         m = _PAIR_BEFORE.search(text, max(lo, ctx_end - 60), ctx_end)
-        if m is not None and plain():
+        # Written as a pair ("admin / Sommer2024", or one that ends its clause: "admin, Sommer2024.") a
+        # word and a number is a password, not a program's name.
+        paired = m is not None and ("/" in m.group("sep") or shape.ends_clause)
+        if m is not None and shape.shaped and (paired or not _PRODUCT.match(value)):
             user = m.group("user")
             if "@" in user:
                 return "Login Credentials"
@@ -660,9 +707,10 @@ def _judge(text: str, lower: str, start: int, value: str, ctx_end: int) -> str |
                 spaced
                 and (shape.strong or loginish and shape.strict)
                 # a system one logs in to, named on the line: "MinIO console: jmeyer / VALUE"
-                and (_login_nearby(lower, line_start) or shape.strong and (
-                    loginish or _THING_WORD.search(lower, line_start, ctx_end) is not None
-                ))
+                and (_login_nearby(lower, line_start) or (
+                    # a system one logs in to named before the pair: "the router — admin, VALUE"
+                    shape.strong or paired and user.lower() in _ACCOUNT_NAMES and shape.strict
+                ) and (loginish or _THING_WORD.search(lower, line_start, ctx_end) is not None))
             ):
                 return "Login Credentials"
     return None
@@ -762,6 +810,7 @@ def _joined_token(joined: str) -> bool:
 
 # A literal every word of ``_HALF_WORD`` holds.
 _HALF_LITERALS = ("hal", "häl", "part", "piece", "first", "second", "chunk", "fragment", "segment", "pair", "teil",
+                  "fix", "fij", "sufij",
                   "stück", "stuck", "moiti", "morceau", "mitad", "trozo")
 _ORDINAL = re.compile(r"^(?:\d+(?:st|nd|rd|th|\.|er|e|º|ª)|[12]/2)$", re.I)
 
@@ -794,6 +843,50 @@ def _worded_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
         yield (digits.start(), digits.end(), "Password")
 
 
+# A passphrase written as words with spaces, after a passphrase noun: 'its master passphrase is
+# "saffron ladder ninety kettle"', "decrypts with the phrase: orange whistle canyon sparrow 58",
+# "s'ouvre avec la phrase secrète « le chat dort sous la pluie 47 »". Quoted, four words or more (three
+# with a number); unquoted, the words must end in a number and the sentence.
+_PHRASE_NOUN = (
+    r"(?:master[ \-])?pass[ \-]?phrases?|phrases?[ \-](?:secr[èe]te|de[ \-]passe)|"
+    r"frases?[ \-](?:secreta|de[ \-]paso|de[ \-]acceso|segreta)|pass(?:wort)?satz|merksatz|kennsatz|wachtzin|"
+    r"parola[ \-]d['’]ordine|frase[ \-]senha|"
+    # a bare "phrase" only as what something opens with: "decrypts with the phrase: ..."
+    r"(?:(?<=with the )|(?<=using the )|(?<=avec la )|(?<=con la )|(?<=mit dem ))(?:phrase|frase|satz)"
+)
+_SPACED_PASSPHRASE = re.compile(
+    rf"(?<![\w\-])(?:{_PHRASE_NOUN})(?![\w\-])(?P<copula>{_QUALIFIER}{_COPULA})?[ \t]*"
+    r"""(?:(?P<open>["“«„`'‘][ \u00a0]?)|(?P<bare>))"""
+    r"(?P<phrase>[^\W\d_][^\W\d_'’]*(?:[ \t]+[^\W\d_][^\W\d_'’]*){2,9}(?P<digits>[ \t]+\d{1,6})?)"
+    # quoted: the closing quote; bare: a copula before and a number ending the sentence
+    r"""(?(open)[ \u00a0]?["”»“`'’]|(?(digits)(?(copula)[.;!?]?(?:\s|$)|(?!))|(?!)))"""
+)
+# Words that make a quoted run a description of where the passphrase is or what it must be, not it.
+_DESCRIBES = re.compile(
+    r"(?<![\w\-])(?:vault|1password|keepass\w*|bitwarden|lastpass|tresor|coffre|b[óo]veda|manager|wiki|confluence|"
+    r"ticket|slack|e-?mail|ask|asked|see|siehe|voir|stored|kept|saved|gespeichert|hinterlegt|stock[ée]e?|"
+    r"guardad[ao]|same|usual|unchanged|rotated|policy|required|words|characters|zeichen|caract[èe]res|caracteres|"
+    r"least|minimum|mindestens|moins|length|long|not|nicht|pas|no|never|nie|jamais|nunca)(?![\w\-])"
+)
+
+
+def _spaced_passphrase_spans(text: str, lower: str) -> Iterator[tuple[int, int, str]]:
+    """Passphrases of words separated by spaces, after a passphrase noun (see ``_SPACED_PASSPHRASE``)."""
+    if "phrase" not in lower and "frase" not in lower and "satz" not in lower and "ordine" not in lower:
+        return
+    for m in _SPACED_PASSPHRASE.finditer(lower):
+        if _about_the_credential(m.group("qual") or ""):
+            continue  # "the passphrase length is ...", "the phrase policy: ..."
+        phrase = m.group("phrase")
+        words = len(phrase.split()) - (1 if m.group("digits") else 0)
+        quoted = m.group("open") is not None
+        if quoted and not (words >= 4 or words >= 3 and m.group("digits")):
+            continue
+        if _DESCRIBES.search(phrase):
+            continue
+        yield (m.start("phrase"), m.end("phrase"), "Password")
+
+
 def prose_spans(text: str, lower: str, lines: list[str], starts: list[int]) -> list[tuple[int, int, str]]:
     """(start, end, type) of every credential value written in prose in ``text``.
 
@@ -804,4 +897,5 @@ def prose_spans(text: str, lower: str, lines: list[str], starts: list[int]) -> l
     spans.extend(_pin_spans(text, lower))
     spans.extend(_half_spans(text, lower))
     spans.extend(_worded_spans(text, lower))
+    spans.extend(_spaced_passphrase_spans(text, lower))
     return spans

@@ -30,10 +30,14 @@ __all__ = [
     "forgeable_jwt",
     "hash_prefixed",
     "hash_shaped",
+    "amazon_resource_name",
+    "hash_labelled",
     "is_placeholder",
     "password_shaped",
+    "public_identifier",
     "public_key_material",
     "reference_end",
+    "resource_name",
     "stand_in_encoding",
     "stand_in_text",
     "strong_password",
@@ -63,6 +67,7 @@ _REFERENCE_AT = re.compile(
     r"""|\{\{[^\n]{1,200}?\}\}|\{%[^\n]{1,200}?%\}|\{[A-Za-z_][\w.\-]{0,60}\}"""
     r"""|<[^<>\n]{1,80}>"""  # <password>, <your key here>
     r"""|\[[A-Za-z _:\-]{1,60}\]"""  # [REDACTED:Password], [your token]
+    r"""|\([A-Za-z][A-Za-z'\-]*(?:[ \t]+[A-Za-z][A-Za-z'\-]*){0,6}\)"""  # (empty), (sensitive value): a remark
     r"""|@Microsoft\.KeyVault\([^()\n]{1,300}\)"""
     r"""|(?:op|vault|secret|secrets|ssm|sm|awssm|gcpsm|azkv)://[^\s"'`]+"""
     r"""|arn:aws:(?:secretsmanager|ssm|kms):[^\s"'`]+"""
@@ -91,18 +96,32 @@ _STAND_IN_PARTS = frozenset(
     "user username name client access app db database account service auth bearer value_here new old "
     "me change changeme changeit redacted placeholder dummy example sample fake notreal not test xyz abc "
     "tbd todo foo bar baz demo will work works valid invalid only do does no is it for of docs doc readme tests "
-    "unit testing".split()
+    "unit testing "
+    # The same parts in the other languages notes are written in (German, French, Spanish, Italian,
+    # Portuguese, Dutch): "INSERISCI_QUI", "dein_passwort_hier", "votre-cle-ici", "tu_clave_aqui".
+    "hier einfugen einfuegen eintragen ersetzen dein deine ihr ihre mein meine passwort kennwort schluessel "
+    "beispiel wert ici inserer insere remplacer remplacez votre vos ton mon mot de passe cle exemple valeur "
+    "aqui insertar inserta poner pon reemplazar reemplaza tu su mi contrasena clave ejemplo valor qui "
+    "inserisci inserire sostituisci sostituire tuo tua il la chiave esempio valore insira inserir substitua "
+    "substituir seu sua senha chave exemplo invullen vervangen jouw je wachtwoord sleutel voorbeeld waarde".split()
 )
 # Parts that make a value a stand-in at all (without one, "api_key" alone is an identifier name).
 _MARKER_PARTS = frozenset(
     "your yours my insert put paste enter replace here goes real actual own change changeme changeit "
-    "redacted placeholder dummy example sample fake notreal tbd todo foo bar baz xyz abc demo testing".split()
+    "redacted placeholder dummy example sample fake notreal tbd todo foo bar baz xyz abc demo testing "
+    # "here", "insert", "replace", "your" and "example" in the other languages above.
+    "hier einfugen einfuegen eintragen ersetzen dein deine beispiel ici inserer insere remplacer remplacez "
+    "votre exemple aqui insertar inserta reemplazar reemplaza ejemplo qui inserisci inserire sostituisci "
+    "sostituire tuo tua esempio insira inserir substitua substituir exemplo invullen vervangen jouw "
+    "voorbeeld".split()
 )
 # Whole values that stand for a secret without holding one.
 _STAND_IN_WORDS = frozenset(
     "password passwd passw0rd pass pwd secret token key apikey api_key changeme changeit change_me "
     "redacted placeholder dummy example sample fake notreal none null nil empty n/a na tbd todo "
     "test "
+    # The same words in the other languages notes are written in (a URL's "usuario" and "clave").
+    "passwort kennwort motdepasse mot_de_passe contraseña contrasena clave wachtwoord senha parola "
     # Where the value is kept, named in its place: "password: 1Password".
     "1password lastpass bitwarden keepass keepassxc keychain vault".split()
 )
@@ -280,6 +299,76 @@ def hash_shaped(value: str) -> bool:
     return bool(_HASH_PREFIXED.match(v)) or (bool(_HEX.match(v)) and len(v) in _HASH_LENGTHS)
 
 
+# A label that says the value after it is a digest: "hashed_secret", "password_hash", "sha1", "checksum".
+_HASH_LABEL = re.compile(
+    # "hashed_secret", "hashed-password": the digest of a secret; "password_hash", "commit_sha",
+    # "sha256", "checksum": a key whose last word names a digest ("hash_key", an HMAC key, does not).
+    r"(?i)(?:hashed[\w\-]{0,30}|[\w\-]{0,30}?(?:hash(?:es)?|digest|checksum|fingerprint|sha-?\d{0,3}|md5|"
+    r"blake2[bs]?|integrity))[\"'`\]]{0,2}[ \t]*(?:[:=]|=>|\bis\b)?[ \t]*[\"'`]?$"
+)
+
+
+def hash_labelled(value: str, before: str) -> bool:
+    """Whether ``value`` is a digest its label names as one: hex of a digest's length (or prefixed by
+    its algorithm) right after a key or words that say hash, digest, checksum or fingerprint
+    (a ``hashed_secret`` key, a ``password_hash`` column). A digest is what a system keeps instead of
+    a secret: it cannot be used to log in.
+
+    ``before`` is the text on the value's line before it (the label and its quotes).
+    """
+    return hash_shaped(value) and _HASH_LABEL.search(before[-60:]) is not None
+
+
+# A resource name: segments joined by "/", each a word, an identifier, a number or a UUID
+# ("projects/acme-prod/locations/europe-west2/keyRings/bq/cryptoKeys/warehouse-cmek"). It names where
+# a key lives, never the key: a segment that reads as random (a webhook's token) makes it no name.
+_SEGMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9._\-]{0,80}")
+
+
+def _random_segment(segment: str) -> bool:
+    if _UUID.match(segment) or segment.isdigit():
+        return False
+    digit = any(c.isdigit() for c in segment)
+    return len(segment) >= 16 and digit and _class_runs(segment) >= 6 or token_shaped(segment)
+
+
+def resource_name(value: str) -> bool:
+    """Whether ``value`` is the path-like name of a resource (a KMS key, a secret's entry, a bucket
+    object) made of words and ids, with no random-looking segment."""
+    v = value.strip().strip(_QUOTES).strip("/")
+    if v.count("/") < 2 or "://" in v:
+        return False
+    segments = v.split("/")
+    return all(_SEGMENT.fullmatch(s) for s in segments) and not any(_random_segment(s) for s in segments)
+
+
+# Identifiers that a provider documents as public, not credentials: Stripe's objects ("acct_1NqZ...",
+# "cus_...", "pi_...") and publishable keys ("pk_live_..."; its secret keys are "sk_", "rk_", "whsec_"), and AWS resources
+# ("i-0abc...", "vpc-...", "sg-..."), each a prefix and a random body.
+_PUBLIC_IDENTIFIER = re.compile(
+    r"^(?:acct|cus|ch|pi|pm|py|po|in|ii|sub|si|price|prod|plan|evt|txn|tr|ba|card|src|seti|cs|cn|dp|du|"
+    r"file|fee|ipi|prv|sku|cbtxn|payout|coupon|promo)_(?:(?:test|live)_)?[A-Za-z0-9]{8,40}$"
+    # a publishable key: Stripe's own docs say it is meant for the browser, public by design
+    r"|^pk_(?:test|live)_[A-Za-z0-9]{10,120}$"
+    r"|^(?:i|vpc|subnet|sg|ami|vol|snap|eni|igw|rtb|acl|nat|eipalloc|lt|tgw|vpce|pcx|rtbassoc|fs|db)-[0-9a-f]{8,17}$"
+)
+
+
+# An Amazon Resource Name: "arn:aws:iam::739104826351:role/ra-unload". It names a resource (an
+# account id, a role, a secret's entry), never holds its secret.
+_ARN = re.compile(r"^arn:aws[\w\-]*:[\w\-]*:")
+
+
+def amazon_resource_name(value: str) -> bool:
+    """Whether ``value`` is an Amazon Resource Name (``arn:aws:...``)."""
+    return bool(_ARN.match(value.strip().strip(_QUOTES)))
+
+
+def public_identifier(value: str) -> bool:
+    """Whether ``value`` is an object id a provider documents as public (see ``_PUBLIC_IDENTIFIER``)."""
+    return bool(_PUBLIC_IDENTIFIER.match(value.strip().strip(_QUOTES)))
+
+
 def _classes(value: str) -> tuple[bool, bool, bool, bool, bool]:
     lower = any(c.islower() for c in value)
     upper = any(c.isupper() for c in value)
@@ -298,6 +387,14 @@ _COLON_HEX = re.compile(r"^(?:[0-9a-fA-F]{2}[:\-]){5,}[0-9a-fA-F]{2}$")
 _SETTING_PIECE = re.compile(r"\.\.\.|…|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=|^[A-Za-z][A-Za-z ]{2,20}=[^;]*;")
 
 
+# A name with a date in it: "rotated-2024-05", "backup_2024-05-01", "snapshot-20240501". Names are
+# dated this way (rotations, snapshots, releases); a password with a year in it ends in the year alone.
+_DATED_NAME = re.compile(
+    r"^[a-z][a-z]*(?:[._\-][a-z]+)*[._\-](?:19|20)\d\d(?:[._\-](?:0[1-9]|1[0-2])(?:[._\-](?:0[1-9]|[12]\d|3[01]))?"
+    r"|(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))$"
+)
+
+
 def _looks_like_something_else(v: str) -> bool:
     """A value of another kind: a URL, a path, a file name, an e-mail, a version, a date, a number."""
     return bool(
@@ -310,6 +407,7 @@ def _looks_like_something_else(v: str) -> bool:
         or _FILE_NAME.search(v)
         or _VERSION.match(v)
         or _DATE_TIME.match(v)
+        or _DATED_NAME.match(v)
         or _NUMBER_UNIT.match(v)
         or _ENV_NAME.match(v)
         or _UUID.match(v)
@@ -317,6 +415,8 @@ def _looks_like_something_else(v: str) -> bool:
         or _AT_REFERENCE.match(v)
         or _HASH_PREFIXED.match(v)
         or public_key_material(v)
+        or public_identifier(v)
+        or _ARN.match(v)
     )
 
 
@@ -391,11 +491,18 @@ _PLAIN_WORD = re.compile(r"[A-Za-z][A-Za-z_\-]{0,40}")
 _LOGIN_PAIR = re.compile(r"(?P<user>[\w.@+\-]{1,64}):(?P<password>\S{1,128})")
 
 
+# A slot of a template written in capitals, in any language: USER, PASSWORD, USUARIO, CLAVE, DB_PASS.
+_CAPITAL_SLOT = re.compile(r"[A-Z][A-Z_]{1,40}")
+
+
 def default_login(user: str, password: str) -> bool:
-    """Whether ``password`` is no secret of ``user``'s: a stand-in ("password", "<pw>"), or the user
-    name itself written as a plain word, as software ships its default logins (``admin:admin``)."""
+    """Whether ``password`` is no secret of ``user``'s: a stand-in ("password", "<pw>"), the user
+    name itself written as a plain word, as software ships its default logins (``admin:admin``), or
+    both written as the capital-letter slots of a template (``USUARIO:CLAVE``)."""
     if is_placeholder(password):
         return True
+    if _CAPITAL_SLOT.fullmatch(password) and (_CAPITAL_SLOT.fullmatch(user) or is_placeholder(user)):
+        return True  # a word in capitals is how a template names what goes there, in every language
     return password.casefold() == user.casefold() and bool(_PLAIN_WORD.fullmatch(password))
 
 

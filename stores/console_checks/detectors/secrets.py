@@ -30,13 +30,18 @@ from typing import Any
 
 from . import secret_formats, secret_prose
 from .secret_values import (
+    amazon_resource_name,
     default_login,
+    encoded_data,
+    hash_labelled,
     hash_prefixed,
     hash_shaped,
     is_placeholder,
     password_shaped,
+    public_identifier,
     public_key_material,
     reference_end,
+    resource_name,
     stand_in_encoding,
     token_shaped,
 )
@@ -242,6 +247,13 @@ class _Engine:
                     continue  # a documented example key, "user:password@" in a URI template
                 if public_key_material(value) or hash_prefixed(value):
                     continue  # a public key's body or an algorithm-named digest: published, not secret
+                at = line.find(value) if value else -1
+                if at >= 0 and hash_labelled(value, line[:at]):
+                    continue  # a digest its label names as one (hashed_secret), kept instead of a secret
+                if at >= 0 and _in_placeholder(line, at, at + len(value)):
+                    continue  # <from the vault, entry X>: a placeholder that says where the value is
+                if secret.type == "Private Key" and _elided_key_line(lines, number):
+                    continue  # BEGIN, "...", END: the shape of a key in documentation, with no key in it
                 if secret.type == "Basic Auth Credentials" and _default_url_login(line, value):
                     continue  # http://admin:admin@localhost: the software's default login
                 if (
@@ -259,6 +271,55 @@ class _Engine:
         if found and self._filtered(self.line_filters, filename=FILENAME, line=line, context=context):
             return []
         return found
+
+
+# A private key block whose body holds no key: only an ellipsis, filler or a placeholder between its
+# BEGIN and END lines (written with real line breaks or JSON's "\n"), as documentation shows one.
+_ELIDED_KEY_BLOCK = re.compile(
+    r"-----BEGIN[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----"
+    r"(?:\s|\\[nr]|\.{3}|…|<[^<>\n]{0,60}>|\[[^\[\]\n]{0,60}\]|[xX*]{3,}|\.{3})*"
+    r"-----END[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----"
+)
+_BEGIN_PRIVATE = re.compile(r"-----BEGIN[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----")
+_ELIDED_LINES = 12  # an elided block is a few lines long: BEGIN, "...", END
+
+
+def _elided_key_blocks(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` holds a private key block with no key in its body (see ``_ELIDED_KEY_BLOCK``)."""
+    if "PRIVATE KEY" not in text or "-----END" not in text:
+        return []
+    return [(m.start(), m.end()) for m in _ELIDED_KEY_BLOCK.finditer(text)]
+
+
+def _elided_key_line(lines: list[str], number: int) -> bool:
+    """Whether every private key block that begins on line ``number`` is an elided one."""
+    line = lines[number - 1]
+    begins = [m.start() for m in _BEGIN_PRIVATE.finditer(line)]
+    if not begins:
+        return False
+    text = "\n".join(lines[number - 1 : number - 1 + _ELIDED_LINES])
+    elided = {start for start, _end in _elided_key_blocks(text)}
+    return all(b in elided for b in begins)
+
+
+# A placeholder in angle brackets that may hold words, quotes and a colon of its own:
+# <from the vault: "entry name">, <ask the DBA>. What sits inside one is its description.
+_ANGLE_PLACEHOLDER = re.compile(r"<[^<>\n]{1,100}>")
+
+
+def _in_placeholder(line: str, start: int, end: int) -> bool:
+    """Whether ``line[start:end]`` lies inside an angle-bracket placeholder on ``line``."""
+    if "<" not in line:
+        return False
+    return any(m.start() < start and end < m.end() for m in _ANGLE_PLACEHOLDER.finditer(line))
+
+
+def _in_resource_name(line: str, start: int) -> bool:
+    """Whether ``start`` lies inside an Amazon Resource Name on ``line`` ("...:secret:prod/x" is a name)."""
+    token = start
+    while token > 0 and not line[token - 1].isspace() and line[token - 1] not in "\"'`(<[{,;":
+        token -= 1
+    return token < start and amazon_resource_name(line[token:start])
 
 
 def _default_url_login(line: str, password: str) -> bool:
@@ -402,6 +463,9 @@ def _not_a_value(value: str) -> bool:
         or bool(_COLON_HEX.match(value))  # eb:83:4c:...: a key's fingerprint, or a MAC address
         or bool(_NAMESPACED.match(value))  # orders:2024:summary: a cache key or a path of words and numbers
         or stand_in_encoding(value)  # dXNlcjpwYXNzd29yZA== is base64 of "user:password"
+        or resource_name(value)  # projects/x/locations/y/keyRings/z/cryptoKeys/k: where a key lives
+        or amazon_resource_name(value)  # arn:aws:iam::123456789012:role/x: a resource's name
+        or public_identifier(value)  # acct_1NqZ..., vpc-0a1b...: a provider's public object id
     )
 
 
@@ -424,8 +488,8 @@ def _password_like(value: str, in_code: bool) -> bool:
         return False
     if in_code:  # in a fenced profile or config block, any literal value is a real password
         return value.lower() not in _PROSE_VALUES
-    if len(value) < 6:
-        return False
+    if len(value) < 6 or value[-1] in "?!" and value[:-1].isalpha() and value[:-1].islower():
+        return False  # "the password was leaked?": a word of the sentence and its punctuation
     has_digit = any(c.isdigit() for c in value)
     has_symbol = any(not c.isalnum() for c in value)
     inner_upper = any(c.isupper() for c in value[1:]) and any(c.islower() for c in value)
@@ -568,6 +632,8 @@ def _assignments(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]
                 continue  # credentials=credentials, password=self.password: a variable, not a value
             if _reference_at(line, m.start("value")):
                 continue  # {{ env_var('X') }}, $(op read ...): where the value comes from
+            if _in_placeholder(line, m.start(), m.end("value")) or _in_resource_name(line, m.start()):
+                continue  # <from 1Password: "X">, arn:aws:...:secret:prod/x: a placeholder or a name
             code = in_code(offset)
             is_password = word.startswith(("pass", "pw"))
             if is_password:
@@ -847,6 +913,7 @@ def _random_token(value: str) -> bool:
         and _entropy(value) >= 4.2
         and not _PUBLIC_ID.match(value)
         and not _not_a_value(value)
+        and not encoded_data(value)  # base64 of a JSON header or a cursor, with no credential in it
     )
 
 
@@ -1015,6 +1082,13 @@ _RULES: tuple[Rule, ...] = (
         group=1,
     ),
     _regex_rule("Atlassian API Token", ("atatt", "atctt"), r"\bAT[AC]TT[A-Za-z0-9_\-=]{20,}"),
+    # Braintree's access token and age's secret key: formats their documentation gives.
+    _regex_rule(
+        "Braintree Access Token",
+        ("access_token$",),
+        r"\baccess_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}\b",
+    ),
+    _regex_rule("Age Secret Key", ("age-secret-key-1",), r"\bAGE-SECRET-KEY-1[0-9A-Z]{40,80}\b"),
     _regex_rule("Google API Key", ("aiza",), r"\bAIza[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])"),
     _regex_rule("Google OAuth Client Secret", ("gocspx-",), r"\bGOCSPX-[A-Za-z0-9_\-]{20,}"),
     _regex_rule("Databricks Token", ("dapi",), r"\bdapi[0-9a-f]{32}(?:-\d+)?\b"),
@@ -1291,8 +1365,26 @@ def _public_jwks(text: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in _JWK.finditer(text) if not _JWK_PRIVATE.search(m.group(0))]
 
 
+def _not_look_alikes(note: _Note, spans: list[_Span]) -> list[_Span]:
+    """``spans`` less values that only look like secrets by their place: a digest its label names as
+    one (a ``hashed_secret`` key), and anything inside an elided private key block."""
+    elided = _elided_key_blocks(note.text)
+    kept = []
+    for s in spans:
+        if elided and any(a <= s.start and s.end <= b + 2 for a, b in elided):
+            continue  # the block, or its "\n" after END (a JSON string ends the block with one)
+        line_start = note.starts[note.line_of(s.start) - 1]
+        if hash_labelled(note.text[s.start : s.end], note.text[line_start : s.start]):
+            continue
+        kept.append(s)
+    return kept
+
+
 def _outside_public_blocks(note: _Note, spans: list[_Span]) -> list[_Span]:
-    """``spans`` less those inside a public key or certificate block (a private key is never public)."""
+    """``spans`` less those inside a public key or certificate block (a private key is never public),
+    and less the look-alikes ``_not_look_alikes`` names."""
+    if spans:
+        spans = _not_look_alikes(note, spans)
     jwks = _public_jwks(note.text)
     if jwks:
         spans = [s for s in spans if not any(a <= s.start and s.end <= b for a, b in jwks)]
