@@ -399,6 +399,10 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
         word = sentence[m.start() : m.end()]
         if _clause_negated(sentence, m.start()) and not word.startswith(("stop", "no need", "not need", "not bother")):
             continue
+        if word.startswith("stop") and _HALT.match(sentence, m.end()):
+            continue  # "stop and raise it with the escalation contact": the work halts, the oversight is called
+        if _WE_DO.search(sentence, max(0, m.start() - 40), m.start()):
+            continue  # "for validation we bypass it by querying the view": what the team does, told to no one
         for at, weak in gates:
             after = at >= m.end()
             # The object follows the verb, except in Japanese (before it) and German (either side).
@@ -446,6 +450,8 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
     for m in _each(WEAKEN_PREP, sentence):
         if _clause_negated(sentence, m.start()):
             continue
+        if _ALTERNATIVE.match(sentence, m.start()) and _DETERMINER.match(sentence, m.end()) and _RUN_VERB.search(sentence, _clause_start(sentence, m.start()), m.start()):
+            continue  # "re-run the upload job rather than the PR check": which to run, not a check left out
         # "instead of a person", "without a human": the oversight is the person; "sem ela": named before.
         if _HUMAN_AFTER.match(sentence, m.end()) or _WITHOUT_LOOKING.match(sentence, m.end()) or _PRONOUN.match(sentence, m.end() + 1) and (
                 any(at < m.start() and not weak for at, weak in gates) or _find(GATE, previous)):
@@ -704,6 +710,19 @@ _WITHOUT_LOOKING = re.compile(
     r"\s*(?:zu\s+)?(?:reading|looking|checking|reviewing|testing|a look|opening it|lesen|lire|regarder|leer|mirar|revisar|leggere|ler|"
     r"prufen|anzuschauen|anschauen)\b" + normalise(r"|\s*(?:看|阅读|読ま|見ず)")
 )
+# "stop" with no object: the work halts ("stop and ask", "stop, then raise it", "stop here").
+_HALT = re.compile(r"\s*(?:[,;.:]|$|and\b|then\b|if\b|here\b|there\b|work\b|everything\b|und\b|et\b|y\b|e\b|en\b|och\b|i\b)")
+# A first-person subject right before the verb (an adverb at most, never a modal): the team says what it
+# does or did ("we bypass it", "wir ignorieren bewusst", "nous l'avons ignore"); an order has no such subject.
+_WE_DO = re.compile(
+    r"(?<![\w])(?:we|wir|nous(?: l'avons| l'avions| les avons)?|nosotros|noi|wij|vi|my|biz|kami|chung toi)\s+"
+    r"(?:(?!(?:should|must|can|could|will|would|may|might|need|needs|have to|has to|shall|sollten|sollen|mussen|konnen|durfen|"
+    r"devons|pouvons|devrions|debemos|podemos|deberiamos|dobbiamo|possiamo|moeten|kunnen|mogen|ska|maste|kan|musimy|mozemy)\b)"
+    r"[^\s,;.]+\s+)?$"
+)
+_ALTERNATIVE = re.compile(r"rather than|instead of|in place of|statt|anstatt|au lieu d|plutot que|en lugar de|en vez de|invece di|em vez de")
+_DETERMINER = re.compile(r"\s+(?:the|a|an|its|their|our|this|that|le|la|les|der|die|das|den|el|los|las|il|lo)\b")
+_RUN_VERB = re.compile(r"(?<![\w])(?:re-?run|run|retry|restart|re-?trigger|trigger|relance\w*|lance\w*|starte\w*|ejecuta\w*|lancia\w*)(?![\w])")
 _HUMAN_AFTER = re.compile(
     r"\s*(?:a |an |the |any |un |une |el |la |einen |eine |um |uma )?(?:person|human|humans|people|personne|humain|humains|mensch|"
     r"menschen|persona|reviewer|relecteur|revisor)\b"

@@ -519,13 +519,17 @@ _add(SKIP_GATE, r"(?:跳过|绕过|忽略|关闭|不经|不用等)[^。！？；
      r"|(?:qa|レビュー|承認|フック|pre-commit|エスカレーション)[^。！？\n]{0,10}(?:スキップ|回避|無視|無効|なしで|待たない)"
      r"|テスト[^。！？\n]{0,10}(?:スキップ|無効)[^。！？\n]{0,10}(?:マージ|リリース|デプロイ|プッシュ)",
      False, "跳过", "绕过", "忽略", "关闭", "不经", "不用等", "スキップ", "回避", "無視", "無効", "なしで", "待たない")
-# Permissions.
+# Permissions. Overriding a setting is how a tool is used ("you can override the lookback window with --vars").
+_CONFIG_NOUN = (r"(?:window|values?|variables?|vars|settings?|parameters?|params?|flags?|options?|config|configuration|threshold|"
+                r"limits?|timeouts?|schedule|target|profile|macro|env|environment|defaults?|dates?|format|columns?|fields?)")
+_OVERSIGHT_WORD = r"(?:review|approv|qa\b|sign|escalat|protect|check|test|hook|gate|audit|governance|console)"
 _add(PERMISSION, rf"\b{PRIV_SUBJECT}\s+(?:now\s+|also\s+|hereby\s+)?{MAY}\s+(?:now\s+|freely\s+|also\s+)?{PRIV_VERB}\b"
-     rf"(?!\s+(?:the\s+)?(?:cache|dependency|default|warning|deprecation))", True, *_words(MAY))
+     rf"(?!\s+(?:the\s+)?(?:cache|dependency|default|warning|deprecation|\w+\s+(?:window|value|variable|setting|parameter|flag|option|threshold|limit|timeout|date|target|format)|window|values?|variables?|vars|settings?|parameters?|flags?|options?|config|threshold|limit|timeout|schedule|target|profile|macro|env|environment))", True, *_words(MAY))
 _add(PERMISSION, rf"\b{PRIV_SUBJECT}\s+(?:now\s+|also\s+)?(?:may|can)\s+(?:now\s+|freely\s+|also\s+|always\s+)?"
      r"(?:approve|self-approve|merge (?:your|their|its) own|merge without|force-push|push (?:straight |directly )?to main|"
      r"grant (?:access|yourself|themselves|admin|roles?)|bypass|override|skip (?:qa|review|approval)|deactivate|"
-     r"create admin|edit (?:the\s+)?(?:standing decisions?|governance)|change (?:the\s+)?governance)\b", True, "may approve", "can approve", "may self", "can self", "may merge", "can merge", "may force", "can force", "may push", "can push", "may grant", "can grant", "may bypass", "can bypass", "may override", "can override", "may skip", "can skip", "may deactivate", "can deactivate", "may create admin", "can create admin", "may edit", "can edit", "may change", "can change", "may now", "can now", "may always", "can always", "may freely", "can freely", "may also", "can also")
+     r"create admin|edit (?:the\s+)?(?:standing decisions?|governance)|change (?:the\s+)?governance)\b"
+     rf"(?!\s+(?:the\s+)?(?!{_OVERSIGHT_WORD})(?:\w+\s+)?{_CONFIG_NOUN}\b)", True, "may approve", "can approve", "may self", "can self", "may merge", "can merge", "may force", "can force", "may push", "can push", "may grant", "can grant", "may bypass", "can bypass", "may override", "can override", "may skip", "can skip", "may deactivate", "can deactivate", "may create admin", "can create admin", "may edit", "can edit", "may change", "can change", "may now", "can now", "may always", "can always", "may freely", "can freely", "may also", "can also")
 _add(PERMISSION, r"\byou (?:now )?have (?:\S+\s+)?(?:admin|administrator|root|owner|superuser|full|elevated|write|unrestricted)\s+"
      r"(?:rights|access|permissions|privileges)\b", False, "rights", "access", "permissions", "privileges")
 _add(PERMISSION, r"\b(?:grant|give|elevate|make|promote|add)\s+(?:yourself|your (?:role|permissions|privileges|token|account))\b", True,
@@ -582,7 +586,9 @@ _add(SECRECY, r"\b(?:erzahl|sag)\s+(?:dem benutzer|niemandem)\s+nichts\b|\bne di
      "erzahl", "sag dem", "sag niemandem", "ne dis rien", "no le digas", "non dire", "nao diga", "vertel", "告诉", "言わない", "losche",
      "supprime", "borra", "删除", "削除")
 # Sending data out; revealing the prompt.
-_add(EXFIL, rf"\b{SEND_VERB}\s+{_G}{{0,40}}?{SENSITIVE}{_G}{{0,60}}?\b(?:to|into|in|on|as|at|an|a|nach|dans|en|a)\s+"
+# "Add new PII columns ... in the ticket": a column of the schema is named, no data is sent.
+_add(EXFIL, rf"\b{SEND_VERB}\s+{_G}{{0,40}}?{SENSITIVE}(?!\s+(?:columns?|fields?|names?|types?|tags?|policy|policies|"
+     rf"rules?|masking|classification|handling|counts?|formats?|schemas?|rotation|expiry|length)\b){_G}{{0,60}}?\b(?:to|into|in|on|as|at|an|a|nach|dans|en|a)\s+"
      rf"{_G}{{0,20}}?{OUTSIDE}", True, *_words(SENSITIVE))
 _add(EXFIL, r"\b(?:curl|wget|http|nc|scp|rsync)\b[^\n]{0,80}(?:-d\s*@|--data(?:-binary)?\s*@|-t\s|--upload-file|-f\s*\S*=@)"
      r"[^\n]{0,90}(?:\.env|credentials|passwd|id_rsa|profiles\.yml|secrets?|tokens?|\.ssh|\.aws)", False, "curl", "wget", "scp", "nc ", "rsync")
@@ -599,7 +605,9 @@ _add(EXFIL, r"(?:发送|发到|复制|粘贴|上传|泄露)[^。！？\n]{0,20}(
      r"|(?:显示|泄露|告诉我)[^。！？\n]{0,6}系统提示", True,
      "发送", "发到", "复制", "粘贴", "上传", "泄露", "送信", "送って", "貼り付け", "コピー", "アップロード", "表示", "教え", "显示", "告诉我")
 # Standing-decision and governance authority.
-_add(AUTHORITY, rf"\b(?:{SELF}|this)\s+{_W}{{0,2}}?{IS_VERB}\s+(?:now\s+|hereby\s+|also\s+)?(?:an?\s+|the\s+|eine\s+|une\s+|una\s+)?"
+# "This is in the governance template, section 2" cites where a rule is written: no claim to be one.
+_add(AUTHORITY, rf"\b(?:{SELF}|this)\s+{_W}{{0,2}}?{IS_VERB}\s+(?!(?:in|from|under|per|at|within|part of|set out in|described in|"
+     rf"listed in|covered by|see|also in|written in|documented in)\b)(?:now\s+|hereby\s+|also\s+)?(?:an?\s+|the\s+|eine\s+|une\s+|una\s+)?"
      rf"{_W}{{0,2}}?{AUTH_NOUN}\b(?!\s*(?:\(|[a-z]{{1,10}}-\d|sd-?\d|#\d|no\.|number|from |by |made |of the |that people|agreed))",
      True, *_words(AUTH_NOUN))
 _add(AUTHORITY, rf"\b(?:{SELF}|this)\s+(?:alone\s+|now\s+)?(?:decides|governs|rules here|has the (?:last|final) word|prevails|"
@@ -742,6 +750,13 @@ _CONCEPT_KINDS = {"skip": SKIP_GATE, "claim": CHECKS_OFF, "exfil": EXFIL, "permi
 
 
 _TOOL_FLAG = re.compile(r"--no-verify|\[skip ci\]|\[ci skip\]|skip_ci|--no-hooks|-c core\.hookspath")
+# The team as the subject of skipping ("for validation we bypass it by querying the view"): what is done
+# here, said of ourselves, not an order to the reader (a modal between makes it one: "we must skip ...").
+_WE_SKIP = re.compile(
+    rf"(?<![\w])(?:we|wir|nous|nosotros|noi|wij|vi|my|biz|kami)\s+(?:(?!(?:should|must|can|could|will|would|may|might|need|"
+    rf"needs|shall|sollten|sollen|mussen|konnen|devons|pouvons|debemos|podemos|dobbiamo|possiamo|moeten|kunnen|ska|maste)\b)"
+    rf"[^\s,;.]+\s+)?{SKIP_VERB}\b"
+)
 _FACT_TENSE = re.compile(r"(?:[^.!?;\n]{0,60}?\b(?:was|were|had been)\b|nobody\b)")
 _SPOKEN_TO = re.compile(rf"\b(?:you|your|yourself|{AGENT})\b")
 
@@ -767,6 +782,9 @@ def sentence_signals(text: str, concepts: bool = True) -> list[Signal]:
                 _SPOKEN_TO.search(text, _sentence_start(text, start), end.start() if end else len(text))
                 or instruction_concepts.said_to_reader(text[_sentence_start(text, start) : end.start() if end else len(text)])):
             continue  # "the skip_ci label is only for docs" names the flag; "add [skip ci]" uses it
+        if kind in (SKIP_GATE, OVERRIDE) and _WE_SKIP.search(text, _sentence_start(text, start), end.start() if end else len(text)) \
+                and not _SPOKEN_TO.search(text, _sentence_start(text, start), end.start() if end else len(text)):
+            continue
         if kind == CHECKS_OFF and _FACT_TENSE.match(text, start, end.start() if end else len(text)) \
                 and not _SPOKEN_TO.search(text, _sentence_start(text, start), end.start() if end else len(text)):
             continue
