@@ -61,12 +61,136 @@ def _lexicon(latin: str, cjk: str = "") -> re.Pattern[str]:
     return compiled
 
 
+# The same concepts in more languages: Dutch, Polish, Swedish, Russian, Ukrainian, Turkish, Indonesian,
+# Vietnamese (Latin entries, by word start, "~" a stem), and Arabic, Hindi, Korean (matched anywhere:
+# their words take attached particles). General vocabulary of each concept (QA, review, approval, to
+# skip, to disable, not needed, you, the agent, to send, a password), never phrases of an example.
+# Appended to the lexicon of the same name by ``_lexicon_in``.
+_MORE_LANGUAGES: dict[str, tuple[str, str]] = {
+    "GATE": (
+        # nl / pl / sv
+        "goedkeur~|beoordel~|controle~|kwaliteitscontrole|escalatiecontact~|toetsing|"
+        "przeglad~|recenzj~|zatwierdz~|akceptacj~|zgod~|eskalacj~|kontrol~ jakosci|weryfikacj~|"
+        "granskning~|godkann~|attest~|eskalering~|kvalitetskontroll~|kontroll~|"
+        # de / fr / es additions
+        "zustimmung~|ruckfrage~|validierung~|abnahme~|accord~|verification~|approbation~|relire|relise|relu~|"
+        "aprobacion~|visto bueno|validacion~|supervision~|"
+        # ru / uk / tr / id / vi
+        "ревью|код-ревью|проверк~|согласован~|одобрен~|эскалац~|контрол~ качества|аудит~|апрув~|"
+        "перевірк~|погоджен~|схвален~|ескалац~|"
+        "inceleme~|incele~|onay~|gozden gecir~|kalite kontrol~|eskalasyon~|denetim~|kod inceleme~|"
+        "tinjauan|peninjauan|persetujuan|pemeriksaan|eskalasi|kontrol kualitas|"
+        "duyet|phe duyet|kiem tra|đanh gia|kiem đinh|leo thang|"
+        "review|qa",
+        # ar / hi / ko
+        "مراجعة|المراجعة|موافقة|الموافقة|تصعيد|التصعيد|فحص|ضمان الجودة|اعتماد|"
+        "समीक्षा|अनुमोदन|मंजूरी|स्वीकृति|जाँच|जांच|एस्केलेशन|"
+        "리뷰|검토|승인|에스컬레이션|품질|검수|감사",
+    ),
+    "WEAK_GATE": (
+        "testy|testow|testen|tester|тест~|тесты|testler~|pengujian|uji|kiem thu|пайплайн~",
+        "اختبار|परीक्षण|टेस्ट|테스트|검사",
+    ),
+    "GATE_VERB": (
+        "meld~|informeer~|vraag~|vragen|zglos~|informuj~|pytaj~|pytac|rapportera~|meddela~|informera~|fraga~|"
+        "сообща~|сообщи~|спрашива~|уведом~|эскалир~|bildir~|sor~|haber ver~|laporkan|lapor~|tanya~|beritahu~|bao cao|hoi y kien|"
+        "escalar|escalad~",
+        "أبلغ|ابلغ|اسأل|बताएं|पूछ|보고|문의|알리",
+    ),
+    "SHIPS": (
+        "mergen|deployen|uitrol~|productie|scal~|wdroz~|wypchnij|produkcj~|driftsatt~|produktion~|pusha~|"
+        "смерж~|мерж~|деплой~|прод|продакшн~|выкат~|релиз~|yayinla~|dagit~|canliya|uretim~|"
+        "rilis~|produksi|gabungkan|trien khai|phat hanh|"
+        "merge|deploy",
+        "نشر|دمج|الإنتاج|मर्ज|प्रोडक्शन|रिलीज|डिप्लॉय|배포|머지|병합|릴리스|프로덕션",
+    ),
+    "WEAKEN_VERB": (
+        "overslaan|overgeslagen|uitzetten|zet uit|uitschakel~|schakel uit|omzeil~|negeer~|laat weg|hoeft niet|hoef je niet|"
+        "pomin~|pomij~|omin~|wylacz~|zignoruj~|ignoruj~|obejdz~|obejsc|nie czekaj|bez czekania|"
+        "hoppa over|hoppar over|hoppa~ over|skippa~|stang av|stanga av|inaktivera~|ignorera~|kringga~|strunta i|utan att vanta|"
+        "пропусти~|пропуска~|пропуст~|отключи~|отключа~|выключи~|игнорир~|проигнорир~|обойди|обход~|не жди|"
+        "пропусти|вимкни~|ігноруй~|оминь|"
+        "atla~|atlayin|devre disi birak~|yok say~|gormezden gel~|beklemeden|"
+        "lewati|lewatkan|abaikan|nonaktifkan|matikan|tidak usah|tak usah|"
+        "bo qua|tat|vo hieu hoa|khong can cho|khong phai cho",
+        "تخطى|تخط|تجاوز|تجاهل|عطل|أوقف|اوقف|لا داعي|لا حاجة|"
+        "छोड़|छोड|अनदेखा|बंद कर|नजरअंदाज|"
+        "건너뛰|생략|무시|비활성화|꺼|우회|끄",
+    ),
+    "WEAKEN_PREP": (
+        "zonder|in plaats van|bez|zamiast|utan|istallet for|без|вместо|olmadan|yerine|tanpa|alih-alih|khong co|thay vi|thay cho",
+        "بدون|دون|بدلا من|बिना|के बजाय|없이|대신",
+    ),
+    "WEAKEN_STATE": (
+        "niet nodig|niet meer nodig|overbodig|optioneel|niet verplicht|uitgeschakeld|vervallen|niet van toepassing|al goedgekeurd|"
+        "gelden niet|geldt niet|"
+        "niepotrzebn~|nieobowiazkow~|opcjonaln~|zbedn~|nie jest potrzebn~|nie jest wymagan~|wylaczon~|juz zatwierdzon~|nie dotyczy|"
+        "nie obowiazuj~|"
+        "inte nodvandig~|onodig~|valfri~|frivillig~|behovs inte|kravs inte|avstangd~|redan godkand~|galler inte|inte langre|"
+        "не нужн~|не требуется|не требуют~|необязательн~|отключен~|уже одобрен~|не обязательн~|лишн~|не применя~|не действу~|"
+        "не потрібн~|необов'язков~|вимкнен~|"
+        "gerekli degil|gereksiz|istege bagli|zorunlu degil|devre disi|zaten onaylandi|gecerli degil|"
+        "tidak perlu|tidak diperlukan|opsional|tidak wajib|dinonaktifkan|sudah disetujui|tidak berlaku|"
+        "khong can thiet|khong bat buoc|tuy chon|đa đuoc duyet|đa tat|khong can|khong ap dung|"
+        "abgeschaltet|ausgeschaltet|bereits abgenommen|bereits genehmigt|bereits freigegeben|keine zeit fur|"
+        "plus besoin|plus necessaire|pas la peine|deja valide~|deja approuve~|ya aprobad~|ya no hace falta|se pueden saltar|"
+        "se puede saltar|se pueden omitir",
+        "غير ضروري|غير مطلوب|اختياري|معطل|تمت الموافقة|لا تنطبق|"
+        "जरूरी नहीं|जरूरत नहीं|आवश्यक नहीं|वैकल्पिक|बंद है|लागू नहीं|"
+        "필요 없|필요없|불필요|선택 사항|꺼져|비활성화|이미 승인|적용되지 않",
+    ),
+    "NEGATION": (
+        "niet|nooit|geen|nie|nigdy|inte|aldrig|ej|не|никогда|ніколи|asla|jangan|tidak|tak|bukan|khong|đung|chang|cam|"
+        "kein~",
+        "لا|لم|لن|ليس|मत|नहीं|नही|안|않|말|마",
+    ),
+    "AGENT": (
+        "jij|jouw|jullie|ty|twoj~|twoja|twoje|agenci|agentow|agentom|ты|вы|тебе|вам|твой|твоя|ваш~|агент~|ии|ти|твій|"
+        "sen|siz|senin|sizin|ajan~|asistan~|yapay zeka|kamu|anda|agen|asisten|ban|tac tu|tro ly",
+        "أنت|انت|الوكيل|وكيل|المساعد|आप|तुम|एजेंट|सहायक|당신|너는|너의|에이전트|어시스턴트",
+    ),
+    "SEND": (
+        "stuur~|verstuur~|kopieer~|plak~|deel~|wyslij|wysylaj|przeslij|skopiuj|wklej|udostepnij|wrzuc|skicka~|kopiera~|klistra~|"
+        "dela~|ladda upp|отправ~|пришли|скопируй~|вставь|выложи|загрузи|перешли|gonder~|yolla~|kopyala~|yapistir~|paylas~|"
+        "yukle~|kirim~|salin~|tempel~|unggah~|bagikan|teruskan|gui|sao chep|tai len|chia se|chuyen tiep",
+        "أرسل|ارسل|انسخ|الصق|ارفع|شارك|भेज|कॉपी|पेस्ट|अपलोड|शेयर|보내|전송|복사|붙여|업로드|공유",
+    ),
+    "SECRET": (
+        "wachtwoord~|sleutel~|inloggegevens|haslo|hasla|klucz~|dane logowania|losenord~|nyckel~|inloggningsuppgifter|"
+        "пароль~|ключ~|токен~|учетн~ данн~|sifre~|parola~|anahtar~|kimlik bilgi~|kata sandi|kredensial|mat khau|"
+        "thong tin đang nhap",
+        "كلمة المرور|كلمة السر|مفتاح|بيانات الاعتماد|पासवर्ड|कुंजी|क्रेडेंशियल|비밀번호|토큰|자격 증명",
+    ),
+    "DATA": (
+        "wachtwoord~|gegevens|dane|danych|danymi|haslo|data|uppgifter|losenord~|данн~|пароль~|таблиц~|veri~|verileri|sifre~|tabel|"
+        "du lieu|mat khau|bang|resultat~|uitvoer|wynik~|результат~|sonuc~|hasil|ket qua",
+        "بيانات|كلمة المرور|डेटा|पासवर्ड|데이터|비밀번호|테이블",
+    ),
+    "TELL": (
+        "vermeld~|vertel~|noem~|wspominaj|wspomnij|mow|informuj|zglaszaj|namn~|beratta|meddela|rapportera|"
+        "сообщай|говори|упоминай|рассказывай|bahsetme|soyleme|bildirme|beritahu|sebutkan|laporkan|bao|noi|nhac",
+        "تخبر|تذكر|تبلغ|बताएं|बताना|जिक्र|알리|말하|보고하",
+    ),
+    "PEOPLE": (
+        "niemand|iemand|nikt|nikomu|ingen|nagon|никто|никому|кто-то|kimse|kimseye|tidak ada yang|siapa pun|khong ai|ai đo",
+        "أحد|لا أحد|किसी|कोई|아무|누구",
+    ),
+}
+
+
+def _lexicon_in(name: str, latin: str, cjk: str = "") -> re.Pattern[str]:
+    """``_lexicon`` with the entries of the languages in ``_MORE_LANGUAGES`` for this concept."""
+    more_latin, more_cjk = _MORE_LANGUAGES.get(name, ("", ""))
+    return _lexicon("|".join(p for p in (latin, more_latin) if p), "|".join(p for p in (cjk, more_cjk) if p))
+
+
 # --------------------------------------------------------------------------------------------
 # What a sentence touches
 # --------------------------------------------------------------------------------------------
 
 # Oversight that a person or the console provides: weakening it is never a lesson about the work.
-GATE = _lexicon(
+GATE = _lexicon_in(
+    "GATE",
     "qa|quality assurance|review~|reviewer~|approv~|sign-off|signoff|sign off|signed off|escalat~|ruling~|branch protection|"
     "four-eyes|four eyes|oversight|audit trail|audit logging|auditing|audit log|audit logs|auditoria|journal d'audit|"
     "protokollierung|audit-log|console|scanner~|secret scan~|write protection|read-only|alert~|notification~|"
@@ -87,18 +211,21 @@ GATE = _lexicon(
 )
 # Checks that lessons about the work also skip on purpose ("skip the slow tests locally"): weakening them
 # counts only when an agent is named, the change ships, or the check is removed outright.
-WEAK_GATE = _lexicon(
+WEAK_GATE = _lexicon_in(
+    "WEAK_GATE",
     "test~|ci|pipeline~|check~|hook~|pre-commit|lint~|linter~|prueba~|pruebas|tests unitaires|verifica~|"
     "wait~|attendre|attends|esperar|warten|abwarten|data diff~|diff check~|reconciliation~",
     "测试|钩子|检查|等待|テスト|フック|チェック|待",
 )
 # Oversight verbs: negated, they weaken the oversight by themselves ("do not escalate", "no escales").
-GATE_VERB = _lexicon(
+GATE_VERB = _lexicon_in(
+    "GATE_VERB",
     "escalat~|escalad~|escal~|eskalier~|report~|inform|informs|informed|informing|informar|informer|informe|informes|informieren|notif~|alert~|ask~|wait for|wait on|involve~|melde~|benachrichtig~|"
     "bother~|trouble~|incomod~|derange~|disturb~|stor~|molest~|frag~|wende dich an|wende|kontaktier~|contact~|contacte~|contacta~|signal~|previen~|avis~|prevenir|run the test~|run test~|run them|execut~|ejecut~",
     "打扰|煩わせ|联系|联络|升级|上报|报告|通知|告知|询问|等待|連絡|エスカレーション|報告|通知|知らせ|相談|待",
 )
-SHIPS = _lexicon(
+SHIPS = _lexicon_in(
+    "SHIPS",
     "merg~|push~|deploy~|release~|ship~|publish~|main|prod|production|go live|fusion~|desplieg~|despleg~|pousse~|produktion|"
     "produccion|veroffentlich~|publie~|publica~|produzione|producao|rerun|re-run",
     "合并|部署|发布|推送|上线|生产|マージ|デプロイ|リリース|本番|プッシュ",
@@ -109,7 +236,8 @@ SHIPS = _lexicon(
 # --------------------------------------------------------------------------------------------
 
 # Verbs (a negation before them flips the meaning: "never skip review").
-WEAKEN_VERB = _lexicon(
+WEAKEN_VERB = _lexicon_in(
+    "WEAKEN_VERB",
     "skip~|bypass~|circumvent~|avoid~|sidestep~|dodge~|get around|work around|go around|disabl~|deactivat~|turn off|"
     "switch off|ignor~|disregard~|waive~|remov~|delet~|uninstall~|comment out|comment them out|comment it out|mute~|"
     "silenc~|leave out|leave blank|leave it blank|leave them out|leave it out|omit~|stop~|forget about|get rid of|"
@@ -133,13 +261,15 @@ _ANAPHORIC = _lexicon(
 )
 WAIT = _lexicon("wait~|esper~|attend~|wart~|aspett~|espere~|wacht~", "等待|等|待")
 # Prepositions of leaving something out: the oversight follows them ("merge without review").
-WEAKEN_PREP = _lexicon(
+WEAKEN_PREP = _lexicon_in(
+    "WEAKEN_PREP",
     "without waiting for|without going through|without|instead of|rather than|in place of|ohne|statt|anstatt|sans|au lieu de|au lieu d'|plutot que|sin|en lugar de|"
     "en vez de|senza|invece di|sem|em vez de",
     "不经|没有|无须|而不是|代わりに|ではなく|を待たずに|なしに",
 )
 # States and claims ("review is optional for agents", "approvals we don't need"): either order.
-WEAKEN_STATE = _lexicon(
+WEAKEN_STATE = _lexicon_in(
+    "WEAKEN_STATE",
     "not needed|not required|not necessary|unnecessary|optional|redundant|superfluous|legacy|advisory|only indicative|"
     "abolish~|revok~|lifted|waived|suspended|no longer|obsolete|a formality|do not need|don't need|not need|never need|"
     "false positive~|misconfigured|does not apply|doesn't apply|do not apply|not apply|prefer not|rather not|"
@@ -183,7 +313,8 @@ EVADE = _lexicon(
     "passeront|passera|pasaran|pasara|redactalas como|redactalo como",
     "写成|就能通过|能通过|换个说法|绕开检查|言い換え|すり抜け|通る",
 )
-NEGATION = _lexicon(
+NEGATION = _lexicon_in(
+    "NEGATION",
     "not|never|no|don't|do not|dont|nicht|nie|niemals|kein~|ne|n'|jamais|nunca|jamas|non|nao|mai",
     "不要|别|不得|禁止|绝不|切勿|不可|しない|しないで|ないこと|しません|ません|禁止|決して",
 )
@@ -192,7 +323,8 @@ NEGATION = _lexicon(
 # Who it is said to
 # --------------------------------------------------------------------------------------------
 
-AGENT = _lexicon(
+AGENT = _lexicon_in(
+    "AGENT",
     "whoever|you|your~|yourself|agent~|assistant~|bot|bots|ai|llm~|automated change~|automated pr~|automated work|automated contributor~|automated reader~|automation|dich|dir|dein~|assistent~|ki|tu|te|toi|ton|ta|tes|vous|votre|"
     "vos|ia|ti|tus|usted|asistente~|agente~|voce|hosted agents",
     "你|您|代理|助手|智能体|自己|あなた|エージェント|アシスタント|自分",
@@ -368,14 +500,56 @@ def _clause_negated(sentence: str, at: int) -> bool:
     return any(NEGATION.fullmatch(w.strip("'\"`()*-")) for w in head) or _negated_before(sentence, at)
 
 
+# Dutch "te" ("te duur", "te draaien") is not the French and Spanish "you" ("je te demande").
+_DUTCH = re.compile(r"\b(?:het|een|niet|van|voor|zijn|wordt|worden|naar|ook|bij|heeft|hebben)\b")
+
+
 def _has_agent(sentence: str) -> bool:
-    if _find(AGENT, sentence):
+    m = _find(AGENT, sentence)
+    if m and m.group(0) == "te" and _DUTCH.search(sentence):
+        m = next((x for x in AGENT.finditer(sentence) if x.group(0) != "te"), None)
+    if m:
         return True
     return bool(_GERMAN_DU.search(sentence) and _GERMAN.search(sentence))
 
 
+# Orders in the languages of ``_MORE_LANGUAGES``, by the words an order opens with: a please-word, a
+# negated imperative, or a common verb in the imperative (Dutch, Polish, Swedish, Russian, Ukrainian);
+# Russian and Ukrainian also by the imperative's ending, Indonesian by "-kan"/"-lah", Hindi by the polite
+# "-ें"/"-ो" ending a clause, Korean by its request endings.
+_CLAUSE_OPEN = r"(?:^|[.!?;:,]\s+|\s-\s|\b(?:en|i|och|ve|dan|va)\s+|(?<![\w])(?:и|і|و)\s+)\W{0,3}"
+_OBJECT_FIRST = re.compile(r"[\u0900-\u097f\u1100-\u11ff\uac00-\ud7af]|ı|\b(?:ve|bu|icin|ile|bir|olarak|degil|sonra|once)\b")
+
+
+def _words_of(words: str) -> str:
+    """A regex alternation of ``|``-separated words, normalised as the text is (Cyrillic folded alike)."""
+    return "(?:" + "|".join(re.escape(normalise(w)).replace(r"\ ", r"\s+") for w in words.split("|")) + ")"
+
+
+_MORE_IMPERATIVE = re.compile(
+    _CLAUSE_OPEN + "(?:" + _words_of(
+        "graag|alsjeblieft|gewoon|prosze|prosimy|snalla|bara|пожалуйста|будь ласка|lutfen|hemen|tolong|"
+        "silakan|harap|mohon|langsung|vui long|hay|xin|يرجى|الرجاء|कृपया") + r"\s+)*"
+    + "(?:" + _words_of("niet|nie|inte|не|jangan|đung|لا") + r"\s+)?"
+    + "(?:" + _words_of(
+        "sla|zet|stuur|gebruik|voeg|schrijf|negeer|keur|markeer|sluit|verwijder|maak|doe|push|merge|deploy|kopieer|plak|"
+        "vraag|wacht|meld|laat|pomin|pomijaj|wyslij|zamknij|oznacz|napraw|dopisz|wypchnij|zignoruj|ignoruj|uzyj|uzywaj|zapisz|"
+        "usun|wylacz|zatwierdz|scal|wdroz|zrob|dodaj|ustaw|skopiuj|wklej|przenies|pytaj|czekaj|informuj|zglaszaj|wspominaj|"
+        "hoppa|skicka|stang|ignorera|godkann|markera|skriv|lagg|anvand|ta bort|radera|kopiera|klistra|satt|gor|vanta|fraga|"
+        "meddela|informera|stanga|sla ihop|pusha|lewati|lewatkan|abaikan|kirim|kirimkan|gunakan|tutup|hapus|tandai|"
+        "bo qua|gui|đong|xoa|danh dau|dung|tat|atla|gec|gonder|kapat|sil|ekle|kullan|yap|birak|onayla|yayinla|bekleme|"
+        "sorma|yazma|bildirme|تجاهل|تخط|ادمج|أرسل|ارسل|انشر|احذف|استخدم|اكتب|تنتظر|تسأل|اعتمد|وافق")
+    + r"|[\u0400-\u04ffaeopcyxi]{3,}(?:" + _words_of("ите|йте|ьте|и|й|ь") + r")|[a-z]{3,}(?:kan|lah))(?![\w])"
+    + r"|[\u0900-\u097f]+(?:" + _words_of("ें|ो|िए") + r")(?=\s*(?:[।.!?,;]|$))"
+    + "|" + _words_of("세요|십시오|하라|해라|하지 마|마세요|주세요|할 것|하십시오|지 마")
+    # Turkish puts the verb last: its imperative ends a clause ("incelemeyi atla ve ...").
+    + r"|(?<![\w])" + _words_of("atla|atlayin|gec|gecin|gonder|gonderin|kapat|sil|ekle|kullan|birak|onayla|yayinla|bekleme|sorma|"
+                                   "yazma|bildirme") + r"(?=\s+ve\b|\s*[.!?,;]|\s*$)"
+)
+
+
 def _imperative(sentence: str) -> bool:
-    return bool(IMPERATIVE.search(sentence.strip()) or IMPERATIVE_CJK.search(sentence) or _EN_IMPERATIVE.search(sentence)
+    return bool(_MORE_IMPERATIVE.search(sentence) or IMPERATIVE.search(sentence.strip()) or IMPERATIVE_CJK.search(sentence) or _EN_IMPERATIVE.search(sentence)
                 or _ENCLITIC_IMPERATIVE.search(sentence) or _NEGATED_ORDER.search(sentence)
                 or _OTHER_IMPERATIVE.search(sentence) or not _KANA.search(sentence) and _ZH_ORDER.search(sentence))
 
@@ -394,7 +568,8 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
     gates = [(m.start(), False) for m in _each(GATE, sentence)] + [(m.start(), True) for m in _each(WEAK_GATE, sentence)]
     cjk = bool(_CJK.search(sentence))
     japanese = bool(_KANA.search(sentence))
-    german = not cjk and bool(_GERMAN.search(sentence))
+    # Hindi, Korean and Turkish put the object before the verb, as German often does: either side counts.
+    german = not cjk and bool(_GERMAN.search(sentence) or _OBJECT_FIRST.search(sentence))
     for m in _each(WEAKEN_VERB, sentence):
         word = sentence[m.start() : m.end()]
         if _clause_negated(sentence, m.start()) and not word.startswith(("stop", "no need", "not need", "not bother")):
@@ -499,7 +674,8 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
 # The other things a note may do to the agent that reads it
 # ------------------------------------------------------------------------------------------------
 
-SEND = _lexicon(
+SEND = _lexicon_in(
+    "SEND",
     "carica~|caricare|mirror~|replicat~|clone~|duplicat~|put|place|pipe~|send~|email~|e-mail~|mail|forward~|upload~|post~|paste~|copy~|attach~|share~|export~|transmit~|dump~|sync~|"
     "schick~|sende~|kopier~|lade~|hochlad~|teile~|envoi~|envoie~|copie~|colle~|partag~|transmet~|televers~|envi~|mand~|"
     "copia~|pega~|compart~|sube~|subir|invia~|condivid~",
@@ -510,14 +686,16 @@ STORE_VERB = _lexicon(
     "enregistr~|note-le|note-la|note-les|noter|escrib~|anot~|scriv~|salva~",
     "记到|记下|记在|存到|保存到|写到|写进|写|保存|记录|复制|粘贴|書い|書き|書く|保存|記録|コピー|メモして",
 )
-DATA = _lexicon(
+DATA = _lexicon_in(
+    "DATA",
     "schema|schemas|database~|table~|extract~|export~|csv~|dump~|data|dataset~|store|notes|memory|/memory|credential~|password~|passphrase~|token~|"
     "key|keys|secret~|env|.env|output~|result~|customer~|pii|emails|json|seed~|backup~|contrasen~|credencial~|clave~|datos|"
     "tabla~|donnee~|mot de passe|identifiant~|jeton~|cle|cles|tabelle~|daten|passwort~|zugangsdaten|schlussel~|lesson~|"
     "lekcion~|lecon~|lektion~",
     "表|数据|密码|凭据|密钥|令牌|笔记|输出|テーフル|テータ|ハスワート|認証情報|キー|トークン|メモ|シークレット|鍵",
 )
-SECRET = _lexicon(
+SECRET = _lexicon_in(
+    "SECRET",
     "profiles.yml|~/.dbt~|.ssh|id_rsa|connection details|connection string|verbindungsdaten|credential~|password~|passphrase~|token~|api key~|private key~|key|keys|secret~|env|.env|service account json|"
     "application_default_credentials~|contrasen~|credencial~|clave~|mot de passe|identifiant~|jeton~|cle|cles|passwort~|"
     "zugangsdaten|schlussel~|credenziali|senha~",
@@ -540,7 +718,8 @@ SHARED = _lexicon(
     "笔记|工单|评论|メモ|チケット|コメント",
 )
 _MD_PATH = re.compile(r"/[\w./-]+\.md\b")
-PEOPLE = _lexicon(
+PEOPLE = _lexicon_in(
+    "PEOPLE",
     "person|someone|a human|human~|people|user~|admin~|manager~|lead|reviewer~|team|client|owner~|anyone|personne|persona~|"
     "nobody|no one|nessuno|niemand|nadie|ninguem|personne|utenti|users|jemand|mensch~|kunde~|equipe|usuario~|cliente|responsable~|verantwortlich~|chef~|jefe~|gerente~|you|anyone else",
     "人|有人|用户|客户|誰か|担当者|マネージャー|クライアント",
@@ -692,7 +871,8 @@ _MAY = re.compile(
     + normalise("可以|できる|てよい|てもよい|かまわない|足够|就够|で十分")
 )
 _SELF_SUFFIX = re.compile(r"(?<![\w-])\w+-toi\b|\b(?:asigna|reasigna|anade|agrega|otorga|atribuye)(?:te|telo|tela)\b")
-TELL = _lexicon(
+TELL = _lexicon_in(
+    "TELL",
     "mention~|tell~|say~|report~|disclose~|reveal~|admit~|erwahn~|sag~|verrat~|mentionn~|dis|dites|revel~|menciona~|"
     "menciones|digas|cuentes|informes|reveles",
     "提及|提到|告诉|透露|说出|言及|伝え|言わ|報告し",

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import ahocorasick
 
 from . import instruction_concepts
+from .instruction_text import normalise
 
 __all__ = ["Signal", "fence_marker", "imperative_opening", "line_markers", "sentence_signals", "transcript", "KINDS"]
 
@@ -67,6 +68,11 @@ def _alt(words: str) -> str:
 def _words(*lexicons: str) -> tuple[str, ...]:
     """The words of lexicons (regexes made by ``_alt``), as literal triggers of a pattern."""
     return tuple(w for lexicon in lexicons for w in _WORDS[lexicon])
+
+
+def _normalised_words(words: str) -> str:
+    """An alternation of ``|``-separated words, normalised as the text is (Cyrillic letters folded alike)."""
+    return "(?:" + "|".join(re.escape(normalise(w)).replace(r"\ ", r"\s+") for w in words.split("|")) + ")"
 
 
 # --------------------------------------------------------------------------------------------
@@ -398,6 +404,18 @@ _add(OVERRIDE, rf"\b{UNDO}\s+(?:the\s+)?(?:user's|users'|their|his|her|the opera
 _add(OVERRIDE, rf"\b(?:{SELF}|this)\s+{_W}{{0,3}}?{PRECEDE}\s+(?:all\s+|any\s+|your\s+|every\s+|the\s+)?"
      rf"(?:other\s+|previous\s+|prior\s+|existing\s+|system\s+|original\s+)*(?:instructions|directives|"
      rf"guidelines|prompts?|system prompt|everything|programming|rules)\b", True, *_words(PRECEDE))
+_MORE_UNDO = _normalised_words(
+    "negeer|vergeet|zignoruj|ignoruj|zapomnij|ignorera|glom|strunta i|игнорируй|проигнорируй|игнорировать|забудь|не следуй|"
+    "ігноруй|забудь|yok say|unut|gormezden gel|abaikan|lupakan|bo qua|quen|đung lam theo|تجاهل|انس|अनदेखा|भूल|무시|잊")
+_MORE_CONTROL = _normalised_words(
+    "instructies|instructie|richtlijnen|systeemprompt|instrukcje|instrukcji|instrukcjami|wytyczne|wytycznych|prompt systemowy|"
+    "instruktioner|instruktionerna|riktlinjer|systemprompten|инструкции|инструкций|указания|системный промпт|системные|"
+    "інструкції|talimatlari|talimatlar|talimat|yonergeleri|sistem istemi|instruksi|petunjuk|pedoman|huong dan|chi dan|chi thi|"
+    "التعليمات|تعليمات|निर्देश|निर्देशों|지시|지침|프롬프트")
+_add(OVERRIDE, rf"(?<![\w]){_MORE_UNDO}(?![\w]){_G}{{0,60}}?{_MORE_CONTROL}|(?<![\w]){_MORE_CONTROL}{_G}{{0,40}}?{_MORE_UNDO}", True,
+     *(normalise(w) for w in ("instruct", "richtlijn", "prompt", "instrukc", "wytyczn", "instruktion", "riktlinj", "инструкц",
+                              "указани", "промпт", "інструкц", "talimat", "yonerge", "istemi", "instruksi", "petunjuk", "pedoman",
+                              "huong dan", "chi dan", "chi thi", "تعليمات", "निर्देश", "지시", "지침", "프롬프트")))
 _add(OVERRIDE, r"(?:忽略|无视|忘记|忘掉|不要理会|绕过|不要遵守|不再遵守)[^。！？\n]{0,12}(?:指令|指示|规则|提示词|提示|设定|命令)", False,
      "忽略", "无视", "忘记", "忘掉", "理会", "绕过", "遵守")
 _add(OVERRIDE, r"(?:指示|ルール|命令|システムプロンプト|設定|指令)[^。！？\n]{0,14}(?:無視|忘れ|従わな)", False, "無視", "忘れ", "従わな")
@@ -642,6 +660,16 @@ _add(AUTHORITY, rf"\b{AUTHORITY_WHO}\s+(?:has\s+decided|decided|says|approved th
 _add(AUTHORITY, r"(?:这条笔记是[^。\n]{0,4}常设决定|优先于治理模板|根据升级联系人的命令|このメモは[^。\n]{0,6}決定事項|"
      r"ガバナンステンプレートより優先|エスカレーション担当者の命令)", False, "常设决定", "治理模板", "命令", "決定事項", "ガバナンス")
 
+# "To the agent (reading this):" in the other languages the concept check reads: a word for "to" or "for",
+# the agent named, a clause saying it reads the note at most, then a colon or a comma.
+_MORE_ADDRESS = (
+    _normalised_words("aan|voor|do|dla|till|for|к|для|untuk|kepada|gui|cho|إلى|الى|لـ") + r"\s+(?:de\s+|het\s+|alle\s+|kazdego\s+|"
+    r"alla\s+|den\s+|semua\s+|cac\s+)?(?:volgende\s+|nastepnego\s+|nasta\s+|следующему\s+|berikutnya\s+|tiep theo\s+)?"
+    + _normalised_words("agent|agents|agenten|agenta|agentow|agenci|agenter|агенту|агентам|агента|ии|agen|tac tu|الوكيل|الوكلاء")
+    + r"(?:[^:\n]{0,40}?" + _normalised_words("leest|leest|czyta|czytajacy|laser|читает|читающему|membaca|đoc|يقرأ") + r"[^:\n]{0,20})?(?=\s*[:,])"
+    + "|" + _normalised_words("एजेंट के लिए|एजेंट से|에이전트에게|에이전트 여러분|ajana|ajanlara|ajanin dikkatine|агенту|агентам")
+    + r"(?=\s*[:,])"
+)
 _ADDRESS_HEAD = re.compile(
     rf"(?:(?<![^\n])|(?<=[.!?;=&]))[^\S\n]*\W{{0,4}}(?:(?:to|for|dear|hey|hi|hello|attention|attn|note to|note for|message to|message for|ps for|"
     rf"p\.s\.|yo|important for|instructions for|for the eyes of)\s+(?:the\s+|any\s+|every\s+|all\s+|whichever\s+|my\s+)?"
@@ -662,7 +690,8 @@ _ADDRESS_HEAD = re.compile(
     rf"|(?:an|a)\s+(?:den|die|alle)\s+(?:agenten|ki|assistenten)(?:,\s*(?:der|die)\s+dies\s+liest)?|liebe\s+ki|lieber\s+assistent"
     rf"|falls\s+du\s+eine\s+ki\s+bist|a\s+l'(?:agent|ia|assistant)(?:\s+qui\s+lit\s+ceci)?|cher\s+assistant|chere\s+ia"
     rf"|si\s+tu\s+es\s+une?\s+(?:ia|agent|assistant)|al\s+agente(?:\s+que\s+lea\s+esto)?|querido\s+asistente|si\s+eres\s+una?\s+(?:ia|agente)"
-    rf"|all'agente(?:\s+che\s+legge\s+questo)?|ao\s+agente(?:\s+que\s+ler\s+isto)?|aan\s+de\s+agent(?:\s+die\s+dit\s+leest)?)"
+    rf"|all'agente(?:\s+che\s+legge\s+questo)?|ao\s+agente(?:\s+que\s+ler\s+isto)?|aan\s+de\s+agent(?:\s+die\s+dit\s+leest)?"
+    rf"|{_MORE_ADDRESS})"
     rf"\s*[,:\-\u2014)]?\s*"
     r"|(?:致|给)[^。！？\n]{0,10}(?:ai|代理|助手|智能体|人工智能)[^。！？\n]{0,2}[：:，,]|如果你是(?:ai|代理|助手|人工智能)[，,]?"
     r"|下一个代理[^。！？\n]{0,4}[：:，,]|(?:エージェント|アシスタント|ai)(?:へ|に告ぐ)[：:、,]?|あなたが(?:ai|エージェント)なら[、,]?"
@@ -686,7 +715,8 @@ def _address(text: str) -> Iterator[int]:
                 continue
             if not re.search(r"[,:]\s*$", m.group(0)):
                 continue
-        if _is_directive(rest) or imperative_opening(rest) or any(k in (SKIP_GATE, CHECKS_OFF, EXFIL, OVERRIDE) for k, _ in _clause_kinds(rest)):
+        # The concept check's imperative (in more languages) counts too, on a clause of a few words at least.
+        if _is_directive(rest) or imperative_opening(rest) or len(rest.split()) >= 3 and instruction_concepts.said_to_reader(rest) or any(k in (SKIP_GATE, CHECKS_OFF, EXFIL, OVERRIDE) for k, _ in _clause_kinds(rest)):
             yield m.start() + len(m.group(0)) - len(m.group(0).lstrip())
 
 
@@ -699,7 +729,9 @@ def _automaton(words: Iterator[str]) -> ahocorasick.Automaton:
 
 
 _TRIGGERS = _automaton(t for _k, _r, _n, triggers in _PATTERNS for t in triggers if t)
-_ADDRESS_WORDS = _words(AGENT) + (
+_ADDRESS_WORDS = _words(AGENT) + tuple(normalise(w) for w in (
+    "agenta", "agentow", "agenci", "agenter", "агенту", "агентам", "агента", "ии", "agen", "tac tu", "الوكيل", "الوكلاء", "एजेंट",
+    "에이전트", "ajana", "ajanlara", "ajanin")) + (
     "whoever", "future", "self", "dear", "this", "reader", "model", "致", "给", "如果你是", "下一个代理", "エージェント",
     "アシスタント", "あなたが", "次の", "ki", "agenten", "agente", "asistente", "assistant", "ia",
 )
