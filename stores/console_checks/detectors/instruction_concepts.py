@@ -70,6 +70,8 @@ _MORE_LANGUAGES: dict[str, tuple[str, str]] = {
     "GATE": (
         # nl / pl / sv
         "goedkeur~|beoordel~|controle~|kwaliteitscontrole|escalatiecontact~|toetsing|"
+        # it / pt
+        "controll~|verifica~|revisor~|revisore|referente di escalation|contatto di escalation|aprovac~|revisoes|"
         "przeglad~|recenzj~|zatwierdz~|akceptacj~|zgod~|eskalacj~|kontrol~ jakosci|weryfikacj~|"
         "granskning~|godkann~|attest~|eskalering~|kvalitetskontroll~|kontroll~|"
         # de / fr / es additions
@@ -106,6 +108,7 @@ _MORE_LANGUAGES: dict[str, tuple[str, str]] = {
     ),
     "WEAKEN_VERB": (
         "overslaan|overgeslagen|uitzetten|zet uit|uitschakel~|schakel uit|omzeil~|negeer~|laat weg|hoeft niet|hoef je niet|"
+        "desativ~|deslig~|disabilit~|aggira~|contorn~|pular|pule|"
         "pomin~|pomij~|omin~|wylacz~|zignoruj~|ignoruj~|obejdz~|obejsc|nie czekaj|bez czekania|"
         "hoppa over|hoppar over|hoppa~ over|skippa~|stang av|stanga av|inaktivera~|ignorera~|kringga~|strunta i|utan att vanta|"
         "пропусти~|пропуска~|пропуст~|отключи~|отключа~|выключи~|игнорир~|проигнорир~|обойди|обход~|не жди|"
@@ -133,6 +136,9 @@ _MORE_LANGUAGES: dict[str, tuple[str, str]] = {
         "tidak perlu|tidak diperlukan|opsional|tidak wajib|dinonaktifkan|sudah disetujui|tidak berlaku|"
         "khong can thiet|khong bat buoc|tuy chon|đa đuoc duyet|đa tat|khong can|khong ap dung|"
         "abgeschaltet|ausgeschaltet|bereits abgenommen|bereits genehmigt|bereits freigegeben|keine zeit fur|"
+        "non serv~|non e piu necessari~|non c'e bisogno|disattivat~|disabilitat~|solo una formalita|gia approvat~|"
+        "mehr benotig~|mehr brauch~|mehr notig|braucht kein~|brauchen kein~|benotigt kein~|benotigen kein~|bereits erledigt|"
+        "nao serv~|nao e mais necessari~|nao precisa~|desativad~|deslig~|ja aprovad~|so uma formalidade|"
         "plus besoin|plus necessaire|pas la peine|deja valide~|deja approuve~|ya aprobad~|ya no hace falta|se pueden saltar|"
         "se puede saltar|se pueden omitir",
         "غير ضروري|غير مطلوب|اختياري|معطل|تمت الموافقة|لا تنطبق|"
@@ -146,6 +152,9 @@ _MORE_LANGUAGES: dict[str, tuple[str, str]] = {
     ),
     "AGENT": (
         "jij|jouw|jullie|ty|twoj~|twoja|twoje|agenci|agentow|agentom|ты|вы|тебе|вам|твой|твоя|ваш~|агент~|ии|ти|твій|"
+        "puoi|devi|tuo|tua|tuoi|agenti|voce|teu|tua|podes|deves|ustedes|vosotros|puedes|debes|"
+        # whoever reads the note
+        "wer diese~|wer dies|qui lit|qui lira|quien lea|chi legge|quem ler|wie dit leest|den som laser|kto czyta|"
         "sen|siz|senin|sizin|ajan~|asistan~|yapay zeka|kamu|anda|agen|asisten|ban|tac tu|tro ly",
         "أنت|انت|الوكيل|وكيل|المساعد|आप|तुम|एजेंट|सहायक|당신|너는|너의|에이전트|어시스턴트",
     ),
@@ -259,7 +268,7 @@ _ANAPHORIC = _lexicon(
     "work around|get around|go around|circumvent~|remov~|delet~|supprim~|borra~|elimin~|losch~|entfern~|verwijder~|desactiv~|deaktivier~|ignorier~|uberspr~|saut~|salta~|omit~|contourn~|umgeh~|waive~|circumvent~",
     "跳过|绕过|禁用|关闭|忽略|スキップ|無効|無視|回避",
 )
-WAIT = _lexicon("wait~|esper~|attend~|wart~|aspett~|espere~|wacht~", "等待|等|待")
+WAIT = _lexicon("wait~|esper~|attend~|wart~|abwart~|aspett~|espere~|wacht~|czekaj~|vanta~|жди|ждать|bekle~|tunggu", "等待|等|待")
 # Prepositions of leaving something out: the oversight follows them ("merge without review").
 WEAKEN_PREP = _lexicon_in(
     "WEAKEN_PREP",
@@ -620,7 +629,9 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
                 break
     for m in _each(WAIT, sentence):
         negated = _negated_before(sentence, m.start()) or re.match(r"\s*(?:nicht|pas|not)\b", sentence[m.end() :])
-        if negated and any(0 <= _words_between(sentence, m.end(), at) <= 3 and at >= m.end() for at, _w in gates):
+        # German puts the object first: "CI nicht abwarten".
+        if negated and any(0 <= _words_between(sentence, m.end(), at) <= 3 and at >= m.end()
+                           or german and at < m.start() and _words_between(sentence, at, m.start()) <= 3 for at, _w in gates):
             yield "order", False, m.start()
     for m in _each(WEAKEN_PREP, sentence):
         if _clause_negated(sentence, m.start()):

@@ -280,7 +280,8 @@ PRIV_VERB = _alt(
 MAY = _alt(
     "are authorised to|are authorized to|are allowed to|are permitted to|are entitled to|have been cleared to|"
     "are cleared to|are free to|now have permission to|have permission to|have the right to|have the rights to|"
-    "are welcome to|is authorised to|is authorized to|is allowed to|is permitted to|is entitled to"
+    "are welcome to|is authorised to|is authorized to|is allowed to|is permitted to|is entitled to|are now permitted to|"
+    "are now allowed to|are now authorised to|are now authorized to|are now free to|are now cleared to"
 )
 PRIV_SUBJECT = _alt("you|agents|the agent|agents reading this|assistants|the assistant|ai agents|every agent|any agent")
 HIDE = _alt(
@@ -419,6 +420,56 @@ _add(OVERRIDE, rf"(?<![\w]){_MORE_UNDO}(?![\w]){_G}{{0,60}}?{_MORE_CONTROL}|(?<!
 _add(OVERRIDE, r"(?:忽略|无视|忘记|忘掉|不要理会|绕过|不要遵守|不再遵守)[^。！？\n]{0,12}(?:指令|指示|规则|提示词|提示|设定|命令)", False,
      "忽略", "无视", "忘记", "忘掉", "理会", "绕过", "遵守")
 _add(OVERRIDE, r"(?:指示|ルール|命令|システムプロンプト|設定|指令)[^。！？\n]{0,14}(?:無視|忘れ|従わな)", False, "無視", "忘れ", "従わな")
+# "New instructions:" in the other languages read: a word for new or priority, a word for instructions, a colon.
+_add(ORDER, _normalised_words(
+    "nuove|nuova|neue|neuen|nouvelles|nouvelle|nuevas|nueva|novas|nova|nieuwe|nowe|nya|новые|новая|нові|yeni|baru|moi|"
+    "prioritarie|prioritarias|prioritaires|prioritarias|vorrangige|aktualisierte|actualizadas|aggiornate") + r"\s+(?:\S+\s+)?"
+    + _normalised_words("istruzioni|anweisungen|instructions|instrucciones|instrucoes|instructies|instrukcje|instruktioner|"
+                        "инструкции|інструкції|talimatlar|instruksi|huong dan|consignes|direttive|directivas|richtlinien|regole|regeln")
+    + r"(?:\s+(?:\S+\s+){0,2}?)?\s*[:!]", False,
+    *(normalise(w) for w in ("istruzioni", "anweisungen", "instructions", "instrucciones", "instrucoes", "instructies", "instrukcje",
+                             "instruktioner", "инструкции", "інструкції", "talimatlar", "instruksi", "huong dan", "consignes",
+                             "direttive", "directivas", "richtlinien", "regole", "regeln")))
+# Overriding a setting is how a tool is used ("you can override the lookback window with --vars").
+_CONFIG_NOUN = (r"(?:window|values?|variables?|vars|settings?|parameters?|params?|flags?|options?|config|configuration|threshold|"
+                r"limits?|timeouts?|schedule|target|profile|macro|env|environment|defaults?|dates?|format|columns?|fields?)")
+_OVERSIGHT_WORD = r"(?:review|approv|qa\b|sign|escalat|protect|check|test|hook|gate|audit|governance|console)"
+# Leave given to agents, with a few words between ("agents working these tickets are now permitted to approve
+# ..."), to act on the work without the oversight it needs: without asking, approval, review or a ticket.
+_add(PERMISSION, rf"\b{PRIV_SUBJECT}\s+{_W}{{0,4}}?(?:now\s+|also\s+|hereby\s+)?(?:{MAY}|may|can|now have permission to|"
+     rf"have been given permission to)\s+(?:now\s+|also\s+|freely\s+)?{_W}{{1,8}}?without\s+(?:\S+\s+)?(?:asking|approval|"
+     rf"review|reviews|a review|a ticket|a ruling|sign-off|permission|waiting|telling|checking|confirmation)\b", True,
+     "without asking", "without approval", "without review", "without reviews", "without a review", "without a ticket",
+     "without a ruling", "without sign-off", "without permission", "without waiting", "without telling", "without checking",
+     "without confirmation", "without any", "without the")
+_add(PERMISSION, rf"\b{PRIV_SUBJECT}\s+{_W}{{1,4}}?(?:now\s+|also\s+)?(?:{MAY})\s+(?:now\s+|freely\s+|also\s+)?{PRIV_VERB}\b"
+     rf"(?!\s+(?:the\s+)?(?!{_OVERSIGHT_WORD})(?:\w+\s+)?{_CONFIG_NOUN}\b)", True, *_words(MAY))
+_add(PERMISSION, rf"\b{PRIV_SUBJECT}\s+(?:now\s+|also\s+)?(?:may|can)\s+(?:now\s+|also\s+|always\s+)?(?:push|deploy|release|ship)\s+"
+     rf"{_W}{{0,5}}?(?:directly|straight|to prod|to production|into prod|into production|to the production)\b", True,
+     "may push", "can push", "may deploy", "can deploy", "may release", "can release", "may ship", "can ship")
+# Leave to ship without oversight, given to agents in the other languages: the agents, a word for "may",
+# and merging or approving straight away, their own work, or without the check.
+_MORE_MAY_SUBJECT = _normalised_words(
+    "agenti|agentes|agents|agenten|agenci|agenter|агенты|ajanlar|agen|cac tac tu|tu|du|voce|usted|vous|jij|ty|ты|вы|sen|kamu")
+_MORE_MAY = _normalised_words(
+    "possono|puoi|podem|pode|pueden|puedes|peuvent|peux|durfen|darfst|mogen|mag|moga|mozesz|far|kan|могут|можешь|"
+    "может|mozhut|-abilir|bisa|boleh|dapat|co the|sono autorizzati a|estao autorizados a|estan autorizados a|sont autorises a|"
+    "sind berechtigt|zijn bevoegd")
+_MORE_SHIP = _normalised_words(
+    "mergear|mergiare|mergen|merger|fusionar|fusionner|fazer merge|fare merge|approvare|aprovar|aprobar|approuver|freigeben|"
+    "genehmigen|goedkeuren|zatwierdzac|mergowac|godkanna|sla ihop|одобрять|мержить|смержить|deployen|deployar|desplegar|"
+    "deployer|pushen|pushar|pushear|pousser|menyetujui|phe duyet")
+_MORE_UNCHECKED = _normalised_words(
+    "direto|directamente|direttamente|direkt|directement|bezposrednio|напрямую|langsung|truc tiep|sem revisao|senza revisione|"
+    "sin revision|sans revue|ohne review|zonder review|bez przegladu|utan granskning|без ревью|os proprios|i propri|le proprie|"
+    "sus propios|sus propias|leurs propres|ihre eigenen|hun eigen|swoje|sina egna|свои|kendi|sendiri|cua minh|proprios|propri|propios|"
+    "propres|eigenen")
+_add(PERMISSION, rf"(?<![\w]){_MORE_MAY_SUBJECT}\s+(?:\S+\s+){{0,3}}?{_MORE_MAY}\s+(?:\S+\s+){{0,2}}?{_MORE_SHIP}"
+     rf"{_G}{{0,40}}?{_MORE_UNCHECKED}|(?<![\w]){_MORE_MAY_SUBJECT}\s+(?:\S+\s+){{0,3}}?{_MORE_MAY}\s+(?:\S+\s+){{0,2}}?"
+     rf"{_MORE_UNCHECKED}\s+(?:\S+\s+){{0,2}}?{_MORE_SHIP}", True,
+     *(normalise(w) for w in ("possono", "puoi", "podem", "pode", "pueden", "puedes", "peuvent", "peux", "durfen", "darfst", "mogen",
+                              "mag", "moga", "mozesz", "far", "kan", "могут", "можешь", "может", "abilir", "bisa", "boleh", "dapat",
+                              "co the", "autorizzati", "autorizados", "autorises", "berechtigt", "bevoegd")))
 # Identity and behaviour.
 _add(ORDER, r"\byou are now\s+(?:an?\s+|the\s+|my\s+)?(?:\S+\s+){0,2}?(?:assistant|agent|ai|model|bot|dan|"
      r"free|unrestricted|unfiltered|uncensored|jailbroken|unleashed|liberated|called|named|known as|"
@@ -513,9 +564,11 @@ _add(CHECKS_OFF, rf"\b(?:you|agents?|the agent)\s+(?:do not|does not|never)\s+ne
      rf"(?:the\s+|a\s+|any\s+)?(?:{GATE_STRONG}|{GATE_WEAK})", False, "not need", "never need")
 _add(CHECKS_OFF, rf"\bno\s+{GATE_STRONG}\s+(?:is\s+|are\s+)?(?:required|needed|necessary)\b", False, "required", "needed", "necessary")
 _add(CHECKS_OFF, r"\bnobody (?:checks|reads|looks at|reviews)\b", False, "nobody")
-_add(CHECKS_OFF, rf"(?:{GATE_STRONG}|{GATE_WEAK}|die tests|les tests|las pruebas)\s+{_G}{{0,20}}?(?:ist|sind|est|sont|es|esta|estan)\s+"
-     rf"(?:bereits\s+|deja\s+|ya\s+)?(?:nicht notig|nicht erforderlich|deaktiviert|erteilt|pas necessaire|desactive\w*|"
-     rf"donnee|no es necesaria|desactivad\w*|dada)", False, "nicht notig", "nicht erforderlich", "deaktiviert", "erteilt", "pas necessaire", "desactiv", "donnee", "no es necesaria", "dada")
+_add(CHECKS_OFF, rf"(?:{GATE_STRONG}|{GATE_WEAK}|die tests|les tests|las pruebas)\s+{_G}{{0,20}}?(?:ist|sind|est|sont|es|esta|estan)\s+{_W}{{0,4}}?"
+     rf"(?:bereits\s+|deja\s+|ya\s+)?(?:nicht notig|nicht erforderlich|deaktiviert|abgeschaltet|ausgeschaltet|abgenommen|"
+     rf"nicht mehr notig|uberflussig|optional|erteilt|pas necessaire|desactive\w*|"
+     rf"donnee|no es necesaria|desactivad\w*|dada)", False, "nicht notig", "nicht erforderlich", "deaktiviert", "erteilt",
+     "abgeschaltet", "ausgeschaltet", "abgenommen", "nicht mehr notig", "uberflussig", "optional", "pas necessaire", "desactiv", "donnee", "no es necesaria", "dada")
 _add(CHECKS_OFF, r"(?:不需要|无需|不用|已经批准|已关闭|已经关闭)[^。！？\n]{0,10}(?:qa|审查|审核|评审|批准|测试|钩子|升级联系人|等)"
      r"|(?:qa|审查|审核|评审|批准|测试)[^。！？\n]{0,6}(?:已关闭|已经关闭|不需要|已经批准)"
      r"|(?:レビュー|承認|テスト|qa)[^。！？\n]{0,8}(?:不要|無効|済み|待たない)", False,
@@ -537,10 +590,7 @@ _add(SKIP_GATE, r"(?:跳过|绕过|忽略|关闭|不经|不用等)[^。！？；
      r"|(?:qa|レビュー|承認|フック|pre-commit|エスカレーション)[^。！？\n]{0,10}(?:スキップ|回避|無視|無効|なしで|待たない)"
      r"|テスト[^。！？\n]{0,10}(?:スキップ|無効)[^。！？\n]{0,10}(?:マージ|リリース|デプロイ|プッシュ)",
      False, "跳过", "绕过", "忽略", "关闭", "不经", "不用等", "スキップ", "回避", "無視", "無効", "なしで", "待たない")
-# Permissions. Overriding a setting is how a tool is used ("you can override the lookback window with --vars").
-_CONFIG_NOUN = (r"(?:window|values?|variables?|vars|settings?|parameters?|params?|flags?|options?|config|configuration|threshold|"
-                r"limits?|timeouts?|schedule|target|profile|macro|env|environment|defaults?|dates?|format|columns?|fields?)")
-_OVERSIGHT_WORD = r"(?:review|approv|qa\b|sign|escalat|protect|check|test|hook|gate|audit|governance|console)"
+# Permissions.
 _add(PERMISSION, rf"\b{PRIV_SUBJECT}\s+(?:now\s+|also\s+|hereby\s+)?{MAY}\s+(?:now\s+|freely\s+|also\s+)?{PRIV_VERB}\b"
      rf"(?!\s+(?:the\s+)?(?:cache|dependency|default|warning|deprecation|\w+\s+(?:window|value|variable|setting|parameter|flag|option|threshold|limit|timeout|date|target|format)|window|values?|variables?|vars|settings?|parameters?|flags?|options?|config|threshold|limit|timeout|schedule|target|profile|macro|env|environment))", True, *_words(MAY))
 _add(PERMISSION, rf"\b{PRIV_SUBJECT}\s+(?:now\s+|also\s+)?(?:may|can)\s+(?:now\s+|freely\s+|also\s+|always\s+)?"
@@ -670,6 +720,7 @@ _MORE_ADDRESS = (
     + "|" + _normalised_words("एजेंट के लिए|एजेंट से|에이전트에게|에이전트 여러분|ajana|ajanlara|ajanin dikkatine|агенту|агентам")
     + r"(?=\s*[:,])"
 )
+_NAMES_READER = re.compile(rf"{_MORE_ADDRESS}|\b(?:{AGENT}|whoever|reader|readers|future (?:me|self))\b")
 _ADDRESS_HEAD = re.compile(
     rf"(?:(?<![^\n])|(?<=[.!?;=&]))[^\S\n]*\W{{0,4}}(?:(?:to|for|dear|hey|hi|hello|attention|attn|note to|note for|message to|message for|ps for|"
     rf"p\.s\.|yo|important for|instructions for|for the eyes of)\s+(?:the\s+|any\s+|every\s+|all\s+|whichever\s+|my\s+)?"
@@ -716,7 +767,11 @@ def _address(text: str) -> Iterator[int]:
             if not re.search(r"[,:]\s*$", m.group(0)):
                 continue
         # The concept check's imperative (in more languages) counts too, on a clause of a few words at least.
-        if _is_directive(rest) or imperative_opening(rest) or len(rest.split()) >= 3 and instruction_concepts.said_to_reader(rest) or any(k in (SKIP_GATE, CHECKS_OFF, EXFIL, OVERRIDE) for k, _ in _clause_kinds(rest)):
+        if _is_directive(rest) or imperative_opening(rest) or any(k in (SKIP_GATE, CHECKS_OFF, EXFIL, OVERRIDE) for k, _ in _clause_kinds(rest)):
+            yield m.start() + len(m.group(0)) - len(m.group(0).lstrip())
+        elif _NAMES_READER.search(m.group(0)) and len(rest.split()) >= 3 and instruction_concepts.said_to_reader(rest):
+            # An address that names its reader (an agent, whoever reads, in any language read; not "when you see
+            # this", said to people too): what follows is judged by the concept check's imperative as well.
             yield m.start() + len(m.group(0)) - len(m.group(0).lstrip())
 
 
@@ -835,6 +890,9 @@ _CHAT_TOKEN = re.compile(
     r"<\|\s*(?:im_start|im_end|system|user|assistant|developer|endoftext|begin_of_text|start_header_id|end_header_id|"
     r"eot_id|tool|ipython)\s*\|>|\[/?inst\]|<</?sys>>|\[\[?(?:system|assistant|developer|sys)(?: message| prompt)?\]\]?"
     r"|\{\{\s*(?:system|sys)\s*\}\}"
+    # The role named in the other languages read: "[sistema]", "[systeem]", "[система]", "[시스템]".
+    + r"|\[\[?" + _normalised_words("sistema|systeme|systeem|system|systemet|система|систем|sistem|sistem mesaji|he thong|"
+                                      "النظام|सिस्टम|시스템|系统|システム|administrador|amministratore") + r"\]\]?"
 )
 _ROLE_TAG = re.compile(
     r"</?\s*(?:system|assistant|developer|sys|admin|instructions?|system[-_ ]?(?:prompt|message|reminder|instructions?|note)|"

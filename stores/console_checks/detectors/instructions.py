@@ -213,13 +213,13 @@ _REPORTING = re.compile(
 _REPORT_WORDS = (
     # en: the source and its verb of saying, in the past or as a report
     r"(?:(?:note|comment|email|e-mail|message|ticket|description|text|attachment|file|draft|sender|"
-    r"form|string|snippet)s? (?:said|says|read|reads|stated|states|asked|demanded|requested|"
-    r"wanted|claimed|told|instructed|urged|decoded to|decodes to)|told (?:the )?(?:agents?|assistants?|us|the team)|"
+    r"form|string|snippet)s? (?:said|stated|asked|demanded|requested|"
+    r"wanted|claimed|told|instructed|urged|decoded to)|told (?:the )?(?:agents?|assistants?|us|the team)|"
     r"found in|turned up in|showed up in|appeared in|pasted|was posted|were posted|decoded to|decodes to|"
     r"phrases? (?:like|such as)|sentences? (?:like|such as)|text (?:like|such as)|"
     r"we (?:ignored|declined|refused|rejected|did not act|did not do|did not apply|did not run|did not reword|left it)|"
     r"ignored it|not acted on|did not act on|treated (?:it|them|the \w+) (?:normally|as (?:data|text|content|input))|"
-    r"normal process|as usual|quoted|quote from|verbatim|(?:was|were) attempted|fake|forged|spoofed|"
+    r"normal process|quoted|quote from|(?:was|were) attempted|fake|forged|spoofed|"
     # de
     r"forderte|verlangte|behauptete|stand (?:in|im|da|dort)|zitat|eingeschleust\w*|wir haben (?:das|es|sie|ihn|den \w+) "
     r"(?:ignoriert|nicht)|nicht ausgefuhrt|nicht umgesetzt|satze wie|"
