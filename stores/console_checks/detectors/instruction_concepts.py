@@ -173,7 +173,8 @@ _MORE_LANGUAGES: dict[str, tuple[str, str]] = {
     "DATA": (
         "wachtwoord~|gegevens|dane|danych|danymi|haslo|data|uppgifter|losenord~|данн~|пароль~|таблиц~|veri~|verileri|sifre~|tabel|"
         "du lieu|mat khau|bang|resultat~|uitvoer|wynik~|результат~|sonuc~|hasil|ket qua",
-        "بيانات|كلمة المرور|डेटा|पासवर्ड|데이터|비밀번호|테이블",
+        # German compounds end in their head: "Ergebnistabelle", "Kundendaten".
+        "tabelle|daten|بيانات|كلمة المرور|डेटा|पासवर्ड|데이터|비밀번호|테이블",
     ),
     "TELL": (
         "vermeld~|vertel~|noem~|wspominaj|wspomnij|mow|informuj|zglaszaj|namn~|beratta|meddela|rapportera|"
@@ -229,7 +230,7 @@ WEAK_GATE = _lexicon_in(
 # Oversight verbs: negated, they weaken the oversight by themselves ("do not escalate", "no escales").
 GATE_VERB = _lexicon_in(
     "GATE_VERB",
-    "escalat~|escalad~|escal~|eskalier~|report~|inform|informs|informed|informing|informar|informer|informe|informes|informieren|notif~|alert~|ask~|wait for|wait on|involve~|melde~|benachrichtig~|"
+    "escalat~|escalad~|escal~|eskalier~|lancez|lancer|report~|inform|informs|informed|informing|informar|informer|informe|informes|informieren|notif~|alert~|ask~|wait for|wait on|involve~|melde~|benachrichtig~|"
     "bother~|trouble~|incomod~|derange~|disturb~|stor~|molest~|frag~|wende dich an|wende|kontaktier~|contact~|contacte~|contacta~|signal~|previen~|avis~|prevenir|run the test~|run test~|run them|execut~|ejecut~",
     "打扰|煩わせ|联系|联络|升级|上报|报告|通知|告知|询问|等待|連絡|エスカレーション|報告|通知|知らせ|相談|待",
 )
@@ -346,7 +347,7 @@ _GERMAN_DU = re.compile(r"\bdu\b")
 IMPERATIVE = re.compile(
     r"(?:^|[.!?;:,]\s+|\s-\s|\b(?:and|then|so|und|et|y|puis|luego|dann|also|donc|entonces|en)\s+)\W{0,3}"
     r"(?:(?:please|kindly|just|simply|always|also|then|now|first|quietly|silently|bitte|einfach|merci de|por favor)\s+)*"
-    r"(?:skip|bypass|avoid|disable|turn|switch|ignore|disregard|remove|delete|uninstall|comment|mute|leave|omit|stop|forget|"
+    r"(?:skip|bypass|avoid|disable|turn|switch|ignore|disregard|remove|delete|uninstall|comment|mute|leave|omit|stop|forget|commit|"
     r"drop|merge|push|deploy|release|ship|publish|approve|mark|treat|assume|use|write|copy|send|post|upload|email|e-mail|"
     r"mail|forward|paste|share|add|grant|give|put|save|store|keep|move|edit|change|set|run|rerun|re-run|close|resolve|"
     r"fix|say|report|tell|record|list|attach|zip|export|dump|include|create|re-create|recreate|decide|go|proceed|open|"
@@ -457,7 +458,8 @@ _CLAUSE_CUT = re.compile(r"[,:，、：]")
 _PRONOUN = re.compile(r"(?<![\w])(?:it|them|that|those|this|these|es|sie|la|le|les|las|los|lo|ello|ela|ele|elas|eles|ella|ellas|elle|"
                       r"elles|lui|eux|它|它们|これ|それ)(?![\w])")
 _BLOCKING_PREP = re.compile(r"\b(?:in|on|from|during|inside|within|at|for)\b")
-_ASKING = re.compile(r"\b(?:ask|asking|wait|waiting|request|requesting|bitten|demander|pedir)\b")
+_ASKING = re.compile(r"\b(?:ask|asking|wait|waiting|request|requesting|bitten|demander|pedir|mention|mentioning|tell|telling|"
+                     r"report|reporting|say|write|note|record|include|erwahn\w*|mentionn\w*|mencion\w*|menziona\w*)\b")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 
 
@@ -557,8 +559,14 @@ _MORE_IMPERATIVE = re.compile(
 )
 
 
+# A please-word anywhere makes a request of the reader ("nach jedem Ticket bitte die Tabelle ... schicken").
+_PLEASE = re.compile(r"(?<![\w])" + _words_of(
+    "please|bitte|por favor|s'il te plait|s'il vous plait|per favore|alsjeblieft|alstublieft|prosze|snalla|пожалуйста|"
+    "будь ласка|lutfen|tolong|mohon|vui long|يرجى|الرجاء|من فضلك|कृपया") + r"(?![\w])|" + _words_of("주세요|부탁"))
+
+
 def _imperative(sentence: str) -> bool:
-    return bool(_MORE_IMPERATIVE.search(sentence) or IMPERATIVE.search(sentence.strip()) or IMPERATIVE_CJK.search(sentence) or _EN_IMPERATIVE.search(sentence)
+    return bool(_MORE_IMPERATIVE.search(sentence) or _PLEASE.search(sentence) or IMPERATIVE.search(sentence.strip()) or IMPERATIVE_CJK.search(sentence) or _EN_IMPERATIVE.search(sentence)
                 or _ENCLITIC_IMPERATIVE.search(sentence) or _NEGATED_ORDER.search(sentence)
                 or _OTHER_IMPERATIVE.search(sentence) or not _KANA.search(sentence) and _ZH_ORDER.search(sentence))
 
@@ -674,7 +682,10 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
             continue  # "don't bother re-running the sync" spares work, not a person
         names_failures = bool(_find(FAILED, sentence, m.end(), m.end() + 30) or _find(FAILURES, sentence, m.end(), m.end() + 30))
         names_gate = names_failures or any(m.end() <= at and _words_between(sentence, m.end(), at) <= 4 for at, weak in gates if not weak)
-        blanket = (names_gate or not nxt or bool(_CLAUSE_CUT.match(rest.lstrip())) or bool(_BLANKET.match(rest.lstrip()))
+        # "agents: don't run the tests on this model": tests are oversight too when an agent is told to leave them.
+        names_tests = _has_agent(sentence) and any(
+            m.end() <= at and _words_between(sentence, m.end(), at) <= 4 for at, weak in gates if weak)
+        blanket = (names_gate or names_tests or not nxt or bool(_CLAUSE_CUT.match(rest.lstrip())) or bool(_BLANKET.match(rest.lstrip()))
                    or bool(_find(_TEMPORAL, sentence)) or cjk and not rest.strip(" 。.!?"))
         if blanket:
             yield "blanket", bool(WEAK_GATE.match(sentence, m.start())) or sentence[m.start() : m.end()].startswith(

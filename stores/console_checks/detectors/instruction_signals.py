@@ -309,7 +309,7 @@ def _negated(text: str, start: int) -> bool:
 # Imperative at a clause start: optional softeners, then an order verb.
 _SOFT = (
     r"(?:(?:please|kindly|just|now|then|also|first|immediately|simply|always|never|do not|quietly|silently|secretly|"
-    r"carefully|right away|bitte|merci de|por favor)\s+)*"
+    r"carefully|right away|bitte|merci de|por favor|feel free to|go ahead and)\s+)*"
 )
 _DIRECTIVE = re.compile(
     rf"^\W*(?:{_SOFT}{ORDER_VERB}\b|(?:you|it|they)\s+(?:must|should|will|shall|need to|have to|are to|may|can|are required to)\b|"
@@ -477,7 +477,7 @@ _add(ORDER, r"\byou are now\s+(?:an?\s+|the\s+|my\s+)?(?:\S+\s+){0,2}?(?:assista
      r"release manager|owner|escalation contact|system)\b", False, "you are now")
 _add(ORDER, r"\byou are (?:no longer|not) (?:an? |the )?(?:ai\b|assistant\b|agent\b|model\b|bound by|restricted by|"
      r"limited by|subject to|required to follow|obliged to follow|constrained by|governed by)", False, "you are")
-_add(ORDER, r"(?:(?<![^\n])|(?<=[.!?;:,]))[^\S\n]*\W{0,4}(?:please\s+|now\s+|from now on,?\s+)?(?:act|behave|respond|answer|roleplay)\s+"
+_add(ORDER, r"(?:(?<![^\n])|(?<=[.!?;:,]))[^\S\n]*\W{0,4}(?:please\s+|now\s+|from now on,?\s+|feel free to\s+|go ahead and\s+)?(?:act|behave|respond|answer|roleplay)\s+"
      r"(?:as|like)\s+(?:(?:if|though)\s+(?:you|it)\b|(?:an?\s+|the\s+|my\s+|your\s+)?(?:(?:different|unrestricted|new|other|senior|"
      r"human|real|evil|rogue|jailbroken|uncensored|unfiltered)\s+)?(?:agent|assistant|ai|admin|administrator|root|human|person|"
      r"engineer|release manager|project owner|superuser|dan|developer|system|escalation contact|reviewer|approver|model|bot|"
@@ -579,7 +579,8 @@ _add(SKIP_GATE, rf"\b{SKIP_VERB}\s+(?:(?:the|a|an|any|all|every|this|that|our|yo
 _add(SKIP_GATE, rf"\b{SKIP_VERB}\s+(?:(?:the|all|any|every|our|your|failing|remaining|required)\s+){{0,2}}{GATE_WEAK}\b"
      rf"{_G}{{0,40}}\b(?:and|then|to|so you can|so that you can|when you|before you|;|,)\s*{_G}{{0,20}}?{RELEASE_VERB}", True, *_words(SKIP_VERB))
 _add(SKIP_GATE, rf"\b{RELEASE_VERB}(?!ed\b|d\b)\w*\s+{_G}{{0,30}}?\b(?:without|ohne|sans|sin)\s+(?:(?:a|any|the|waiting for|asking|"
-     rf"running|running the|going through|eine|einen|la|le|les|el)\s+){{0,2}}(?:{GATE_STRONG}|{GATE_WEAK})\b", True,
+     rf"running|running the|going through|opening|raising|creating|filing|requesting|getting|an|eine|einen|la|le|les|el)\s+){{0,2}}"
+     rf"(?:{GATE_STRONG}|{GATE_WEAK}|pr|prs|pull request|merge request|ticket)\b", True,
      "without", "ohne", "sans", "sin ")
 _add(SKIP_GATE, rf"\b(?:{GATE_STRONG}|{GATE_WEAK})\b{_G}{{0,60}}\b(?:skip|bypass|ignore|disable|drop|omit)\s+(?:them|it|that|those)\b",
      True, "skip", "bypass", "ignore", "disable", "drop", "omit")
