@@ -230,7 +230,7 @@ WEAK_GATE = _lexicon_in(
 # Oversight verbs: negated, they weaken the oversight by themselves ("do not escalate", "no escales").
 GATE_VERB = _lexicon_in(
     "GATE_VERB",
-    "escalat~|escalad~|escal~|eskalier~|lancez|lancer|report~|inform|informs|informed|informing|informar|informer|informe|informes|informieren|notif~|alert~|ask~|wait for|wait on|involve~|melde~|benachrichtig~|"
+    "escalat~|escalad~|escal~|eskalier~|lancez|lancer|soumet~|submit~|somet~|sottopo~|submet~|report~|inform|informs|informed|informing|informar|informer|informe|informes|informieren|notif~|alert~|ask~|wait for|wait on|involve~|melde~|benachrichtig~|"
     "bother~|trouble~|incomod~|derange~|disturb~|stor~|molest~|frag~|wende dich an|wende|kontaktier~|contact~|contacte~|contacta~|signal~|previen~|avis~|prevenir|run the test~|run test~|run them|execut~|ejecut~",
     "打扰|煩わせ|联系|联络|升级|上报|报告|通知|告知|询问|等待|連絡|エスカレーション|報告|通知|知らせ|相談|待",
 )
@@ -341,7 +341,7 @@ AGENT = _lexicon_in(
 )
 # German and Dutch put the verb last: their function words say the sentence is one of theirs.
 _GERMAN = re.compile(r"\b(?:und|der|die|das|ist|nicht|fur|bei|auf|zu|den|mit|wenn|bitte|einfach|dem|sie|het|een|niet|mogen|moeten|"
-                     r"worden|zijn)\b")
+                     r"worden|zijn|zou|zouden|willen|graag|bij|kun|kunt)\b")
 _GERMAN_DU = re.compile(r"\bdu\b")
 # An order in the imperative opening a clause (English base verbs, and the forms of the other languages).
 IMPERATIVE = re.compile(
@@ -512,6 +512,7 @@ def _clause_negated(sentence: str, at: int) -> bool:
 
 
 # Dutch "te" ("te duur", "te draaien") is not the French and Spanish "you" ("je te demande").
+_DUTCH_YOU = re.compile(r"\b(?:je|u)\b")
 _DUTCH = re.compile(r"\b(?:het|een|niet|van|voor|zijn|wordt|worden|naar|ook|bij|heeft|hebben)\b")
 
 
@@ -519,7 +520,7 @@ def _has_agent(sentence: str) -> bool:
     m = _find(AGENT, sentence)
     if m and m.group(0) == "te" and _DUTCH.search(sentence):
         m = next((x for x in AGENT.finditer(sentence) if x.group(0) != "te"), None)
-    if m:
+    if m or _DUTCH_YOU.search(sentence) and _DUTCH.search(sentence):
         return True
     return bool(_GERMAN_DU.search(sentence) and _GERMAN.search(sentence))
 
@@ -565,8 +566,17 @@ _PLEASE = re.compile(r"(?<![\w])" + _words_of(
     "будь ласка|lutfen|tolong|mohon|vui long|يرجى|الرجاء|من فضلك|कृपया") + r"(?![\w])|" + _words_of("주세요|부탁"))
 
 
+# Impersonal orders ("il suffit de ...", "hay que ...", "bisogna ...") and the German and Dutch infinitive
+# used as an order after an adverb of haste ("einfach den Status auf Done setzen", "gewoon deployen").
+_IMPERSONAL_ORDER = re.compile(
+    r"(?<![\w])(?:il faut|il suffit de|il suffit d'|veuillez|pensez a|hay que|basta con|se debe|se deben|bisogna|occorre|"
+    r"si deve|e preciso|deve-se|devem-se|man muss|man sollte|es reicht|es genugt)(?![\w])|"
+    r"(?:^|[.!?;:,]\s+)\W{0,3}(?:einfach|gleich|direkt|sofort|gewoon|meteen|direct|ruhig|lieber)\b[^.!?;\n]{0,60}?[a-z]{2,}en\s*(?:[.!?;]|$)"
+)
+
+
 def _imperative(sentence: str) -> bool:
-    return bool(_MORE_IMPERATIVE.search(sentence) or _PLEASE.search(sentence) or IMPERATIVE.search(sentence.strip()) or IMPERATIVE_CJK.search(sentence) or _EN_IMPERATIVE.search(sentence)
+    return bool(_MORE_IMPERATIVE.search(sentence) or _PLEASE.search(sentence) or _IMPERSONAL_ORDER.search(sentence) or IMPERATIVE.search(sentence.strip()) or IMPERATIVE_CJK.search(sentence) or _EN_IMPERATIVE.search(sentence)
                 or _ENCLITIC_IMPERATIVE.search(sentence) or _NEGATED_ORDER.search(sentence)
                 or _OTHER_IMPERATIVE.search(sentence) or not _KANA.search(sentence) and _ZH_ORDER.search(sentence))
 

@@ -243,8 +243,8 @@ _REPORTED_WORDS = re.compile(r"(?<![\w])" + _REPORT_WORDS + r"(?![\w])")
 # A quotation holds words ("... disregard your rules ..."); a quoted JSON key or value ("skip_qa") is syntax.
 # Single quotes count when they open and close at word edges ("the client's rule" opens nothing).
 _QUOTED = re.compile(
-    # (the text between two JSON strings, ": true, ", is syntax too, not a quotation)
-    r'"(?!\s*[:,\]}])[^"\n]{0,300}[\s\u3000-\u9fff][^"\n]{0,300}"|「[^」\n]{2,300}」|『[^』\n]{2,300}』'
+    # (a JSON value, and the text between two JSON strings, ": true, ", are syntax too, not quotations)
+    r'(?<!":\s)(?<!":)"(?!\s*[:,\]}])[^"\n]{0,300}[\s\u3000-\u9fff][^"\n]{0,300}"|「[^」\n]{2,300}」|『[^』\n]{2,300}』'
     r"|(?<![\w'])'(?=[^\s'])[^'\n]{0,300}\s[^'\n]{0,300}(?<=[^\s'])'(?![\w'])"
 )
 # A sentence ends at . ! ? ; before a space (not inside "now..." in a quotation, "e.g." or a file name).
