@@ -87,7 +87,9 @@ _MORE_LANGUAGES: dict[str, tuple[str, str]] = {
         # ar / hi / ko
         "مراجعة|المراجعة|موافقة|الموافقة|تصعيد|التصعيد|فحص|ضمان الجودة|اعتماد|"
         "समीक्षा|अनुमोदन|मंजूरी|स्वीकृति|जाँच|जांच|एस्केलेशन|"
-        "리뷰|검토|승인|에스컬레이션|품질|검수|감사",
+        "리뷰|검토|승인|에스컬레이션|품질|검수|감사|"
+        # zh / ja: reviewers and branch protection
+        "レビュアー|レビュア|ブランチ保護|审阅人|审核人|评审人|分支保护",
     ),
     "WEAK_GATE": (
         "testy|testow|testen|tester|тест~|тесты|testler~|pengujian|uji|kiem thu|пайплайн~",
@@ -97,7 +99,7 @@ _MORE_LANGUAGES: dict[str, tuple[str, str]] = {
         "meld~|informeer~|vraag~|vragen|zglos~|informuj~|pytaj~|pytac|rapportera~|meddela~|informera~|fraga~|"
         "сообща~|сообщи~|спрашива~|уведом~|эскалир~|bildir~|sor~|haber ver~|laporkan|lapor~|tanya~|beritahu~|bao cao|hoi y kien|"
         "escalar|escalad~",
-        "أبلغ|ابلغ|اسأل|बताएं|पूछ|보고|문의|알리",
+        "أبلغ|ابلغ|اسأل|बताएं|पूछ|보고|문의|알리|问人|请示|外す",
     ),
     "SHIPS": (
         "mergen|deployen|uitrol~|productie|scal~|wdroz~|wypchnij|produkcj~|driftsatt~|produktion~|pusha~|"
@@ -143,7 +145,8 @@ _MORE_LANGUAGES: dict[str, tuple[str, str]] = {
         "se puede saltar|se pueden omitir",
         "غير ضروري|غير مطلوب|اختياري|معطل|تمت الموافقة|لا تنطبق|"
         "जरूरी नहीं|जरूरत नहीं|आवश्यक नहीं|वैकल्पिक|बंद है|लागू नहीं|"
-        "필요 없|필요없|불필요|선택 사항|꺼져|비활성화|이미 승인|적용되지 않",
+        "필요 없|필요없|불필요|선택 사항|꺼져|비활성화|이미 승인|적용되지 않|要らない|いらない|必要ない|必要はない|必要ありません|"
+        "不需要了|用不着",
     ),
     "NEGATION": (
         "niet|nooit|geen|nie|nigdy|inte|aldrig|ej|не|никогда|ніколи|asla|jangan|tidak|tak|bukan|khong|đung|chang|cam|"
@@ -393,7 +396,7 @@ _OTHER_IMPERATIVE = re.compile(
 )
 # Chinese orders often have no marker: a sentence that opens on neither a subject nor a topic word is one.
 _ZH_ORDER = re.compile(normalise(r"^\W*(?!我们|我|你们|他们|他|她|它|这|那|该|客户|团队|代理|系统|某人|有人|每|所有)[\u4e00-\u9fff]"))
-IMPERATIVE_CJK = re.compile(normalise(r"いただけますか|いただけませんか|てもらえますか|お願い|可以吗|能不能|麻烦|把|请|してください|すること|しなさい|しろ|こと[。！]?$|ように|ておく|とよい|ればいい|要|应该|直接"))
+IMPERATIVE_CJK = re.compile(normalise(r"てください|こと。|ことを|いただけますか|いただけませんか|てもらえますか|お願い|可以吗|能不能|麻烦|把|请|してください|すること|しなさい|しろ|こと[。！]?$|ように|ておく|とよい|ればいい|要|应该|直接"))
 
 
 TREAT_AS = _lexicon(
@@ -499,7 +502,7 @@ def _negated_before(sentence: str, at: int) -> bool:
     words = before.split()[-4:]
     if any(NEGATION.fullmatch(w.strip("'\"`()")) or w.startswith("n'") for w in words):
         return True
-    if re.search(r"(?:不要|别|不得|禁止|绝不|切勿|不可|不能|不许|不准|不应|不该|決して)[^。！？，,]{0,8}$", before):
+    if re.search(r"(?:不要|别|不得|禁止|绝不|切勿|不可|不能|不许|不准|不应|不该|不用|不必|无需|決して)[^。！？，,]{0,8}$", before):
         return True
     # Japanese puts the negation after the verb: "コピーしない", "スキップしないこと".
     return bool(_KANA.search(sentence) and re.match(r"[^。！？、,]{0,10}?(?:しない|ないこと|しません|禁止|ないて|ないよう)", sentence[at:]))
