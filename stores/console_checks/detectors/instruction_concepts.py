@@ -75,7 +75,7 @@ _MORE_LANGUAGES: dict[str, tuple[str, str]] = {
         "przeglad~|recenzj~|zatwierdz~|akceptacj~|zgod~|eskalacj~|kontrol~ jakosci|weryfikacj~|"
         "granskning~|godkann~|attest~|eskalering~|kvalitetskontroll~|kontroll~|"
         # de / fr / es additions
-        "zustimmung~|ruckfrage~|validierung~|abnahme~|accord~|verification~|approbation~|relire|relise|relu~|"
+        "zustimmung~|ruckfrage~|validierung~|abnahme~|l'accord|accord prealable|verification~|approbation~|relire|relise|relu~|"
         "aprobacion~|visto bueno|validacion~|supervision~|"
         # ru / uk / tr / id / vi
         "ревью|код-ревью|проверк~|согласован~|одобрен~|эскалац~|контрол~ качества|аудит~|апрув~|"
@@ -97,12 +97,12 @@ _MORE_LANGUAGES: dict[str, tuple[str, str]] = {
     ),
     "GATE_VERB": (
         "meld~|informeer~|vraag~|vragen|zglos~|informuj~|pytaj~|pytac|rapportera~|meddela~|informera~|fraga~|"
-        "сообща~|сообщи~|спрашива~|уведом~|эскалир~|bildir~|sor~|haber ver~|laporkan|lapor~|tanya~|beritahu~|bao cao|hoi y kien|"
+        "сообща~|сообщи~|спрашива~|уведом~|эскалир~|bildir~|sorma|sormadan|sormayin|haber ver~|laporkan|lapor~|tanya~|beritahu~|bao cao|hoi y kien|"
         "escalar|escalad~",
         "أبلغ|ابلغ|اسأل|बताएं|पूछ|보고|문의|알리|问人|请示|外す",
     ),
     "SHIPS": (
-        "mergen|deployen|uitrol~|productie|scal~|wdroz~|wypchnij|produkcj~|driftsatt~|produktion~|pusha~|"
+        "mergen|deployen|uitrol~|productie|scal|scalic|wdroz~|wypchnij|produkcj~|driftsatt~|produktion~|pusha~|"
         "смерж~|мерж~|деплой~|прод|продакшн~|выкат~|релиз~|yayinla~|dagit~|canliya|uretim~|"
         "rilis~|produksi|gabungkan|trien khai|phat hanh|"
         "merge|deploy",
@@ -115,9 +115,9 @@ _MORE_LANGUAGES: dict[str, tuple[str, str]] = {
         "hoppa over|hoppar over|hoppa~ over|skippa~|stang av|stanga av|inaktivera~|ignorera~|kringga~|strunta i|utan att vanta|"
         "пропусти~|пропуска~|пропуст~|отключи~|отключа~|выключи~|игнорир~|проигнорир~|обойди|обход~|не жди|"
         "пропусти|вимкни~|ігноруй~|оминь|"
-        "atla~|atlayin|devre disi birak~|yok say~|gormezden gel~|beklemeden|"
+        "atla|atlayin|atlayarak|devre disi birak~|yok say~|gormezden gel~|beklemeden|"
         "lewati|lewatkan|abaikan|nonaktifkan|matikan|tidak usah|tak usah|"
-        "bo qua|tat|vo hieu hoa|khong can cho|khong phai cho",
+        "bo qua|vo hieu hoa|khong can cho|khong phai cho",
         "تخطى|تخط|تجاوز|تجاهل|عطل|أوقف|اوقف|لا داعي|لا حاجة|"
         "छोड़|छोड|अनदेखा|बंद कर|नजरअंदाज|"
         "건너뛰|생략|무시|비활성화|꺼|우회|끄",
@@ -149,22 +149,22 @@ _MORE_LANGUAGES: dict[str, tuple[str, str]] = {
         "不需要了|用不着",
     ),
     "NEGATION": (
-        "niet|nooit|geen|nie|nigdy|inte|aldrig|ej|не|никогда|ніколи|asla|jangan|tidak|tak|bukan|khong|đung|chang|cam|"
+        "niet|nooit|geen|nie|nigdy|inte|aldrig|не|никогда|ніколи|asla|jangan|tidak|bukan|khong|đung|chang|"
         "kein~",
         "لا|لم|لن|ليس|मत|नहीं|नही|안|않|말|마",
     ),
     "AGENT": (
-        "jij|jouw|jullie|ty|twoj~|twoja|twoje|agenci|agentow|agentom|ты|вы|тебе|вам|твой|твоя|ваш~|агент~|ии|ти|твій|"
+        "jij|jouw|jullie|twoj~|twoja|twoje|agenci|agentow|agentom|ты|вы|тебе|вам|твой|твоя|ваш~|агент~|ии|ти|твій|"
         "puoi|devi|tuo|tua|tuoi|agenti|voce|teu|tua|podes|deves|ustedes|vosotros|puedes|debes|"
         # whoever reads the note
         "wer diese~|wer dies|qui lit|qui lira|quien lea|chi legge|quem ler|wie dit leest|den som laser|kto czyta|"
-        "sen|siz|senin|sizin|ajan~|asistan~|yapay zeka|kamu|anda|agen|asisten|ban|tac tu|tro ly",
+        "senin|sizin|ajan~|asistan~|yapay zeka|kamu|anda|agen|asisten|ban|tac tu|tro ly",
         "أنت|انت|الوكيل|وكيل|المساعد|आप|तुम|एजेंट|सहायक|당신|너는|너의|에이전트|어시스턴트",
     ),
     "SEND": (
         "stuur~|verstuur~|kopieer~|plak~|deel~|wyslij|wysylaj|przeslij|skopiuj|wklej|udostepnij|wrzuc|skicka~|kopiera~|klistra~|"
-        "dela~|ladda upp|отправ~|пришли|скопируй~|вставь|выложи|загрузи|перешли|gonder~|yolla~|kopyala~|yapistir~|paylas~|"
-        "yukle~|kirim~|salin~|tempel~|unggah~|bagikan|teruskan|gui|sao chep|tai len|chia se|chuyen tiep",
+        "dela med|ladda upp|отправ~|пришли|скопируй~|вставь|выложи|загрузи|перешли|gonder~|yolla~|kopyala~|yapistir~|paylas~|"
+        "yukle~|kirim~|salin~|tempel~|unggah~|bagikan|teruskan|sao chep|tai len|chia se|chuyen tiep",
         "أرسل|ارسل|انسخ|الصق|ارفع|شارك|भेज|कॉपी|पेस्ट|अपलोड|शेयर|보내|전송|복사|붙여|업로드|공유",
     ),
     "SECRET": (
@@ -175,13 +175,13 @@ _MORE_LANGUAGES: dict[str, tuple[str, str]] = {
     ),
     "DATA": (
         "wachtwoord~|gegevens|dane|danych|danymi|haslo|data|uppgifter|losenord~|данн~|пароль~|таблиц~|veri~|verileri|sifre~|tabel|"
-        "du lieu|mat khau|bang|resultat~|uitvoer|wynik~|результат~|sonuc~|hasil|ket qua",
+        "du lieu|mat khau|resultat~|uitvoer|wynik~|результат~|sonuc~|hasil",
         # German compounds end in their head: "Ergebnistabelle", "Kundendaten".
         "tabelle|daten|بيانات|كلمة المرور|डेटा|पासवर्ड|데이터|비밀번호|테이블",
     ),
     "TELL": (
-        "vermeld~|vertel~|noem~|wspominaj|wspomnij|mow|informuj|zglaszaj|namn~|beratta|meddela|rapportera|"
-        "сообщай|говори|упоминай|рассказывай|bahsetme|soyleme|bildirme|beritahu|sebutkan|laporkan|bao|noi|nhac",
+        "vermeld~|vertel~|noem~|wspominaj|wspomnij|informuj|zglaszaj|namn~|beratta|meddela|rapportera|"
+        "сообщай|говори|упоминай|рассказывай|bahsetme|soyleme|bildirme|beritahu|sebutkan|laporkan|bao cho|nhac",
         "تخبر|تذكر|تبلغ|बताएं|बताना|जिक्र|알리|말하|보고하",
     ),
     "PEOPLE": (
@@ -523,7 +523,7 @@ def _has_agent(sentence: str) -> bool:
     m = _find(AGENT, sentence)
     if m and m.group(0) == "te" and _DUTCH.search(sentence):
         m = next((x for x in AGENT.finditer(sentence) if x.group(0) != "te"), None)
-    if m or _DUTCH_YOU.search(sentence) and _DUTCH.search(sentence):
+    if m or ("je" in sentence or "u " in sentence) and _DUTCH_YOU.search(sentence) and _DUTCH.search(sentence):
         return True
     return bool(_GERMAN_DU.search(sentence) and _GERMAN.search(sentence))
 
@@ -533,7 +533,8 @@ def _has_agent(sentence: str) -> bool:
 # Russian and Ukrainian also by the imperative's ending, Indonesian by "-kan"/"-lah", Hindi by the polite
 # "-ें"/"-ो" ending a clause, Korean by its request endings.
 _CLAUSE_OPEN = r"(?:^|[.!?;:,]\s+|\s-\s|\b(?:en|i|och|ve|dan|va)\s+|(?<![\w])(?:и|і|و)\s+)\W{0,3}"
-_OBJECT_FIRST = re.compile(r"[\u0900-\u097f\u1100-\u11ff\uac00-\ud7af]|ı|\b(?:ve|bu|icin|ile|bir|olarak|degil|sonra|once)\b")
+_OBJECT_FIRST = re.compile(r"[\u0900-\u097f\u1100-\u11ff\uac00-\ud7afı]")
+_TURKISH = re.compile(r"\b(?:ve|bu|icin|ile|bir|olarak|degil|sonra|once)\b")
 
 
 def _words_of(words: str) -> str:
@@ -578,10 +579,39 @@ _IMPERSONAL_ORDER = re.compile(
 )
 
 
+_PLEASE_HINTS = tuple(normalise(w) for w in (
+    "please", "bitte", "favor", "plait", "favore", "alsjeblieft", "alstublieft", "prosze", "snalla", "пожалуйста", "будь ласка",
+    "lutfen", "tolong", "mohon", "vui long", "يرجى", "الرجاء", "فضلك", "कृपया", "주세요", "부탁"))
+_IMPERSONAL_HINTS = ("il faut", "il suffit", "veuillez", "pensez", "hay que", "basta", "se debe", "bisogna", "occorre", "si deve",
+                     "preciso", "deve-se", "devem-se", "man muss", "man sollte", "es reicht", "es genugt", "einfach", "gleich",
+                     "direkt", "sofort", "gewoon", "meteen", "direct", "ruhig", "lieber")
+_HINTS = re.compile("|".join(map(re.escape, _PLEASE_HINTS + _IMPERSONAL_HINTS)))
+# An ASCII sentence can hold the Latin-script orders of ``_MORE_IMPERATIVE`` only after a clause opening
+# followed by one of their words; a cheap look for a word ending as Indonesian orders do, or for the words.
+_LATIN_HINT = re.compile(
+    r"(?:kan|lah)\b|\b(?:sla|zet|stuur|gebruik|voeg|schrijf|negeer|keur|markeer|sluit|verwijder|maak|doe|kopieer|plak|vraag|wacht|"
+    r"meld|laat|graag|gewoon|pomin|pomijaj|wyslij|zamknij|oznacz|napraw|dopisz|wypchnij|zignoruj|ignoruj|uzyj|uzywaj|zapisz|usun|"
+    r"wylacz|zatwierdz|scal|wdroz|zrob|dodaj|ustaw|skopiuj|wklej|przenies|pytaj|czekaj|informuj|zglaszaj|wspominaj|prosze|nie|"
+    r"hoppa|skicka|stang|ignorera|godkann|markera|skriv|lagg|anvand|ta bort|radera|kopiera|klistra|satt|gor|vanta|fraga|meddela|"
+    r"informera|stanga|pusha|snalla|bara|inte|lewati|abaikan|kirim|gunakan|tutup|hapus|tandai|tolong|silakan|harap|mohon|jangan|"
+    r"langsung|bo qua|gui|xoa|danh dau|dung|tat|hay|xin|vui long|atla\w*|gec\w*|gonder\w*|kapat|sil|ekle|kullan|birak|onayla|"
+    r"yayinla|bekleme|sorma|yazma|bildirme|lutfen|hemen)\b"
+)
+
+
 def _imperative(sentence: str) -> bool:
-    return bool(_MORE_IMPERATIVE.search(sentence) or _PLEASE.search(sentence) or _IMPERSONAL_ORDER.search(sentence) or IMPERATIVE.search(sentence.strip()) or IMPERATIVE_CJK.search(sentence) or _EN_IMPERATIVE.search(sentence)
+    return bool(IMPERATIVE.search(sentence.strip()) or IMPERATIVE_CJK.search(sentence) or _EN_IMPERATIVE.search(sentence)
                 or _ENCLITIC_IMPERATIVE.search(sentence) or _NEGATED_ORDER.search(sentence)
-                or _OTHER_IMPERATIVE.search(sentence) or not _KANA.search(sentence) and _ZH_ORDER.search(sentence))
+                or _OTHER_IMPERATIVE.search(sentence) or not _KANA.search(sentence) and _ZH_ORDER.search(sentence)
+                or _more_imperative(sentence))
+
+
+def _more_imperative(sentence: str) -> bool:
+    """The orders of ``_MORE_IMPERATIVE``, ``_PLEASE`` and ``_IMPERSONAL_ORDER``, each looked for only when a
+    plain substring says it may be there (most sentences hold none, and these patterns are long)."""
+    if _HINTS.search(sentence) and (_PLEASE.search(sentence) or _IMPERSONAL_ORDER.search(sentence)):
+        return True
+    return bool((not sentence.isascii() or _LATIN_HINT.search(sentence)) and _MORE_IMPERATIVE.search(sentence))
 
 
 def said_to_reader(sentence: str) -> bool:
@@ -599,14 +629,15 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
     cjk = bool(_CJK.search(sentence))
     japanese = bool(_KANA.search(sentence))
     # Hindi, Korean and Turkish put the object before the verb, as German often does: either side counts.
-    german = not cjk and bool(_GERMAN.search(sentence) or _OBJECT_FIRST.search(sentence))
+    german = not cjk and bool(_GERMAN.search(sentence) or not sentence.isascii() and _OBJECT_FIRST.search(sentence)
+                              or " ve " in sentence and _TURKISH.search(sentence))
     for m in _each(WEAKEN_VERB, sentence):
         word = sentence[m.start() : m.end()]
         if _clause_negated(sentence, m.start()) and not word.startswith(("stop", "no need", "not need", "not bother")):
             continue
         if word.startswith("stop") and _HALT.match(sentence, m.end()):
             continue  # "stop and raise it with the escalation contact": the work halts, the oversight is called
-        if _WE_DO.search(sentence, max(0, m.start() - 40), m.start()):
+        if _we_do(sentence, m.start()):
             continue  # "for validation we bypass it by querying the view": what the team does, told to no one
         for at, weak in gates:
             after = at >= m.end()
@@ -929,12 +960,21 @@ _WITHOUT_LOOKING = re.compile(
 _HALT = re.compile(r"\s*(?:[,;.:]|$|and\b|then\b|if\b|here\b|there\b|work\b|everything\b|und\b|et\b|y\b|e\b|en\b|och\b|i\b)")
 # A first-person subject right before the verb (an adverb at most, never a modal): the team says what it
 # does or did ("we bypass it", "wir ignorieren bewusst", "nous l'avons ignore"); an order has no such subject.
-_WE_DO = re.compile(
-    r"(?<![\w])(?:we|wir|nous(?: l'avons| l'avions| les avons)?|nosotros|noi|wij|vi|my|biz|kami|chung toi)\s+"
-    r"(?:(?!(?:should|must|can|could|will|would|may|might|need|needs|have to|has to|shall|sollten|sollen|mussen|konnen|durfen|"
-    r"devons|pouvons|devrions|debemos|podemos|deberiamos|dobbiamo|possiamo|moeten|kunnen|mogen|ska|maste|kan|musimy|mozemy)\b)"
-    r"[^\s,;.]+\s+)?$"
-)
+_WE = frozenset("we wir nous nosotros noi wij vi my biz kami".split())
+_MODALS = frozenset(
+    "should must can could will would may might need needs shall sollten sollen mussen konnen durfen devons pouvons devrions "
+    "debemos podemos deberiamos dobbiamo possiamo moeten kunnen mogen ska maste kan musimy mozemy have has".split())
+
+
+def _we_do(sentence: str, at: int) -> bool:
+    """Whether a first-person subject stands right before ``at`` (an adverb at most, never a modal): the team says
+    what it does or did ("we bypass it", "wir ignorieren bewusst", "nous l'avons ignore"); an order has no such subject."""
+    words = sentence[max(0, at - 40) : at].split()
+    if not words:
+        return False
+    if words[-1] in _WE or words[-1] == "toi" and len(words) > 1 and words[-2] == "chung":
+        return True
+    return len(words) > 1 and words[-2] in _WE and words[-1] not in _MODALS and not re.search(r"[,;.]$", words[-1])
 _ALTERNATIVE = re.compile(r"rather than|instead of|in place of|statt|anstatt|au lieu d|plutot que|en lugar de|en vez de|invece di|em vez de")
 _DETERMINER = re.compile(r"\s+(?:the|a|an|its|their|our|this|that|le|la|les|der|die|das|den|el|los|las|il|lo)\b")
 _RUN_VERB = re.compile(r"(?<![\w])(?:re-?run|run|retry|restart|re-?trigger|trigger|relance\w*|lance\w*|starte\w*|ejecuta\w*|lancia\w*)(?![\w])")

@@ -414,7 +414,7 @@ _MORE_CONTROL = _normalised_words(
     "інструкції|talimatlari|talimatlar|talimat|yonergeleri|sistem istemi|instruksi|petunjuk|pedoman|huong dan|chi dan|chi thi|"
     "التعليمات|تعليمات|निर्देश|निर्देशों|지시|지침|프롬프트")
 _add(OVERRIDE, rf"(?<![\w]){_MORE_UNDO}(?![\w]){_G}{{0,60}}?{_MORE_CONTROL}|(?<![\w]){_MORE_CONTROL}{_G}{{0,40}}?{_MORE_UNDO}", True,
-     *(normalise(w) for w in ("instruct", "richtlijn", "prompt", "instrukc", "wytyczn", "instruktion", "riktlinj", "инструкц",
+     *(normalise(w) for w in ("instructie", "richtlijn", "systeemprompt", "instrukc", "wytyczn", "instruktion", "riktlinj", "инструкц",
                               "указани", "промпт", "інструкц", "talimat", "yonerge", "istemi", "instruksi", "petunjuk", "pedoman",
                               "huong dan", "chi dan", "chi thi", "تعليمات", "निर्देश", "지시", "지침", "프롬프트")))
 _add(OVERRIDE, r"(?:忽略|无视|忘记|忘掉|不要理会|绕过|不要遵守|不再遵守)[^。！？\n]{0,12}(?:指令|指示|规则|提示词|提示|设定|命令)", False,
@@ -427,7 +427,7 @@ _add(ORDER, _normalised_words(
     + _normalised_words("istruzioni|anweisungen|instructions|instrucciones|instrucoes|instructies|instrukcje|instruktioner|"
                         "инструкции|інструкції|talimatlar|instruksi|huong dan|consignes|direttive|directivas|richtlinien|regole|regeln")
     + r"(?:\s+(?:\S+\s+){0,2}?)?\s*[:!]", False,
-    *(normalise(w) for w in ("istruzioni", "anweisungen", "instructions", "instrucciones", "instrucoes", "instructies", "instrukcje",
+    *(normalise(w) for w in ("istruzioni", "anweisungen", "nouvelles", "nouvelle", "instrucciones", "instrucoes", "instructies", "instrukcje",
                              "instruktioner", "инструкции", "інструкції", "talimatlar", "instruksi", "huong dan", "consignes",
                              "direttive", "directivas", "richtlinien", "regole", "regeln")))
 # Overriding a setting is how a tool is used ("you can override the lookback window with --vars").
@@ -468,7 +468,7 @@ _add(PERMISSION, rf"(?<![\w]){_MORE_MAY_SUBJECT}\s+(?:\S+\s+){{0,3}}?{_MORE_MAY}
      rf"{_G}{{0,40}}?{_MORE_UNCHECKED}|(?<![\w]){_MORE_MAY_SUBJECT}\s+(?:\S+\s+){{0,3}}?{_MORE_MAY}\s+(?:\S+\s+){{0,2}}?"
      rf"{_MORE_UNCHECKED}\s+(?:\S+\s+){{0,2}}?{_MORE_SHIP}", True,
      *(normalise(w) for w in ("possono", "puoi", "podem", "pode", "pueden", "puedes", "peuvent", "peux", "durfen", "darfst", "mogen",
-                              "mag", "moga", "mozesz", "far", "kan", "могут", "можешь", "может", "abilir", "bisa", "boleh", "dapat",
+                              "mogen", "moga", "mozesz", "kan", "могут", "можешь", "может", "abilir", "bisa", "boleh", "dapat",
                               "co the", "autorizzati", "autorizados", "autorises", "berechtigt", "bevoegd")))
 # Identity and behaviour.
 _add(ORDER, r"\byou are now\s+(?:an?\s+|the\s+|my\s+)?(?:\S+\s+){0,2}?(?:assistant|agent|ai|model|bot|dan|"
