@@ -61,12 +61,149 @@ def _lexicon(latin: str, cjk: str = "") -> re.Pattern[str]:
     return compiled
 
 
+# The same concepts in more languages: Dutch, Polish, Swedish, Russian, Ukrainian, Turkish, Indonesian,
+# Vietnamese (Latin entries, by word start, "~" a stem), and Arabic, Hindi, Korean (matched anywhere:
+# their words take attached particles). General vocabulary of each concept (QA, review, approval, to
+# skip, to disable, not needed, you, the agent, to send, a password), never phrases of an example.
+# Appended to the lexicon of the same name by ``_lexicon_in``.
+_MORE_LANGUAGES: dict[str, tuple[str, str]] = {
+    "GATE": (
+        # nl / pl / sv
+        "goedkeur~|beoordel~|controle~|kwaliteitscontrole|escalatiecontact~|toetsing|"
+        # it / pt
+        "controll~|verifica~|revisor~|revisore|referente di escalation|contatto di escalation|aprovac~|revisoes|"
+        "przeglad~|recenzj~|zatwierdz~|akceptacj~|zgod~|eskalacj~|kontrol~ jakosci|weryfikacj~|"
+        "granskning~|godkann~|attest~|eskalering~|kvalitetskontroll~|kontroll~|"
+        # de / fr / es additions
+        "zustimmung~|ruckfrage~|validierung~|abnahme~|l'accord|accord prealable|verification~|approbation~|relire|relise|relu~|"
+        "aprobacion~|visto bueno|validacion~|supervision~|"
+        # ru / uk / tr / id / vi
+        "ревью|код-ревью|проверк~|согласован~|одобрен~|эскалац~|контрол~ качества|аудит~|апрув~|"
+        "перевірк~|погоджен~|схвален~|ескалац~|"
+        "inceleme~|incele~|onay~|gozden gecir~|kalite kontrol~|eskalasyon~|denetim~|kod inceleme~|"
+        "tinjauan|peninjauan|persetujuan|pemeriksaan|eskalasi|kontrol kualitas|"
+        "duyet|phe duyet|kiem tra|đanh gia|kiem đinh|leo thang|"
+        "review|qa",
+        # ar / hi / ko
+        "مراجعة|المراجعة|موافقة|الموافقة|تصعيد|التصعيد|فحص|ضمان الجودة|اعتماد|"
+        "समीक्षा|अनुमोदन|मंजूरी|स्वीकृति|जाँच|जांच|एस्केलेशन|"
+        "리뷰|검토|승인|에스컬레이션|품질|검수|감사|"
+        # zh / ja: reviewers and branch protection
+        "レビュアー|レビュア|ブランチ保護|审阅人|审核人|评审人|分支保护",
+    ),
+    "WEAK_GATE": (
+        "testy|testow|testen|tester|тест~|тесты|testler~|pengujian|uji|kiem thu|пайплайн~",
+        "اختبار|परीक्षण|टेस्ट|테스트|검사",
+    ),
+    "GATE_VERB": (
+        "meld~|informeer~|vraag~|vragen|zglos~|informuj~|pytaj~|pytac|rapportera~|meddela~|informera~|fraga~|"
+        "сообща~|сообщи~|спрашива~|уведом~|эскалир~|bildir~|sorma|sormadan|sormayin|haber ver~|laporkan|lapor~|tanya~|beritahu~|bao cao|hoi y kien|"
+        "escalar|escalad~",
+        "أبلغ|ابلغ|اسأل|बताएं|पूछ|보고|문의|알리|问人|请示|外す",
+    ),
+    "SHIPS": (
+        "mergen|deployen|uitrol~|productie|scal|scalic|wdroz~|wypchnij|produkcj~|driftsatt~|produktion~|pusha~|"
+        "смерж~|мерж~|деплой~|прод|продакшн~|выкат~|релиз~|yayinla~|dagit~|canliya|uretim~|"
+        "rilis~|produksi|gabungkan|trien khai|phat hanh|"
+        "merge|deploy",
+        "نشر|دمج|الإنتاج|मर्ज|प्रोडक्शन|रिलीज|डिप्लॉय|배포|머지|병합|릴리스|프로덕션",
+    ),
+    "WEAKEN_VERB": (
+        "overslaan|overgeslagen|uitzetten|zet uit|uitschakel~|schakel uit|omzeil~|negeer~|laat weg|hoeft niet|hoef je niet|"
+        "desativ~|deslig~|disabilit~|aggira~|contorn~|pular|pule|"
+        "pomin~|pomij~|omin~|wylacz~|zignoruj~|ignoruj~|obejdz~|obejsc|nie czekaj|bez czekania|"
+        "hoppa over|hoppar over|hoppa~ over|skippa~|stang av|stanga av|inaktivera~|ignorera~|kringga~|strunta i|utan att vanta|"
+        "пропусти~|пропуска~|пропуст~|отключи~|отключа~|выключи~|игнорир~|проигнорир~|обойди|обход~|не жди|"
+        "пропусти|вимкни~|ігноруй~|оминь|"
+        "atla|atlayin|atlayarak|devre disi birak~|yok say~|gormezden gel~|beklemeden|"
+        "lewati|lewatkan|abaikan|nonaktifkan|matikan|tidak usah|tak usah|"
+        "bo qua|vo hieu hoa|khong can cho|khong phai cho",
+        "تخطى|تخط|تجاوز|تجاهل|عطل|أوقف|اوقف|لا داعي|لا حاجة|"
+        "छोड़|छोड|अनदेखा|बंद कर|नजरअंदाज|"
+        "건너뛰|생략|무시|비활성화|꺼|우회|끄",
+    ),
+    "WEAKEN_PREP": (
+        "zonder|in plaats van|bez|zamiast|utan|istallet for|без|вместо|olmadan|yerine|tanpa|alih-alih|khong co|thay vi|thay cho",
+        "بدون|دون|بدلا من|बिना|के बजाय|없이|대신",
+    ),
+    "WEAKEN_STATE": (
+        "niet nodig|niet meer nodig|overbodig|optioneel|niet verplicht|uitgeschakeld|vervallen|niet van toepassing|al goedgekeurd|"
+        "gelden niet|geldt niet|"
+        "niepotrzebn~|nieobowiazkow~|opcjonaln~|zbedn~|nie jest potrzebn~|nie jest wymagan~|wylaczon~|juz zatwierdzon~|nie dotyczy|"
+        "nie obowiazuj~|"
+        "inte nodvandig~|onodig~|valfri~|frivillig~|behovs inte|kravs inte|avstangd~|redan godkand~|galler inte|inte langre|"
+        "не нужн~|не требуется|не требуют~|необязательн~|отключен~|уже одобрен~|не обязательн~|лишн~|не применя~|не действу~|"
+        "не потрібн~|необов'язков~|вимкнен~|"
+        "gerekli degil|gereksiz|istege bagli|zorunlu degil|devre disi|zaten onaylandi|gecerli degil|"
+        "tidak perlu|tidak diperlukan|opsional|tidak wajib|dinonaktifkan|sudah disetujui|tidak berlaku|"
+        "khong can thiet|khong bat buoc|tuy chon|đa đuoc duyet|đa tat|khong can|khong ap dung|"
+        "abgeschaltet|ausgeschaltet|bereits abgenommen|bereits genehmigt|bereits freigegeben|keine zeit fur|"
+        "non serv~|non e piu necessari~|non c'e bisogno|disattivat~|disabilitat~|solo una formalita|gia approvat~|"
+        "mehr benotig~|mehr brauch~|mehr notig|braucht kein~|brauchen kein~|benotigt kein~|benotigen kein~|bereits erledigt|"
+        "nao serv~|nao e mais necessari~|nao precisa~|desativad~|deslig~|ja aprovad~|so uma formalidade|"
+        "plus besoin|plus necessaire|pas la peine|deja valide~|deja approuve~|ya aprobad~|ya no hace falta|se pueden saltar|"
+        "se puede saltar|se pueden omitir",
+        "غير ضروري|غير مطلوب|اختياري|معطل|تمت الموافقة|لا تنطبق|"
+        "जरूरी नहीं|जरूरत नहीं|आवश्यक नहीं|वैकल्पिक|बंद है|लागू नहीं|"
+        "필요 없|필요없|불필요|선택 사항|꺼져|비활성화|이미 승인|적용되지 않|要らない|いらない|必要ない|必要はない|必要ありません|"
+        "不需要了|用不着",
+    ),
+    "NEGATION": (
+        "niet|nooit|geen|nie|nigdy|inte|aldrig|не|никогда|ніколи|asla|jangan|tidak|bukan|khong|đung|chang|"
+        "kein~",
+        "لا|لم|لن|ليس|मत|नहीं|नही|안|않|말|마",
+    ),
+    "AGENT": (
+        "jij|jouw|jullie|twoj~|twoja|twoje|agenci|agentow|agentom|ты|вы|тебе|вам|твой|твоя|ваш~|агент~|ии|ти|твій|"
+        "puoi|devi|tuo|tua|tuoi|agenti|voce|teu|tua|podes|deves|ustedes|vosotros|puedes|debes|"
+        # whoever reads the note
+        "wer diese~|wer dies|qui lit|qui lira|quien lea|chi legge|quem ler|wie dit leest|den som laser|kto czyta|"
+        "senin|sizin|ajan~|asistan~|yapay zeka|kamu|anda|agen|asisten|ban|tac tu|tro ly",
+        "أنت|انت|الوكيل|وكيل|المساعد|आप|तुम|एजेंट|सहायक|당신|너는|너의|에이전트|어시스턴트",
+    ),
+    "SEND": (
+        "stuur~|verstuur~|kopieer~|plak~|deel~|wyslij|wysylaj|przeslij|skopiuj|wklej|udostepnij|wrzuc|skicka~|kopiera~|klistra~|"
+        "dela med|ladda upp|отправ~|пришли|скопируй~|вставь|выложи|загрузи|перешли|gonder~|yolla~|kopyala~|yapistir~|paylas~|"
+        "yukle~|kirim~|salin~|tempel~|unggah~|bagikan|teruskan|sao chep|tai len|chia se|chuyen tiep",
+        "أرسل|ارسل|انسخ|الصق|ارفع|شارك|भेज|कॉपी|पेस्ट|अपलोड|शेयर|보내|전송|복사|붙여|업로드|공유",
+    ),
+    "SECRET": (
+        "wachtwoord~|sleutel~|inloggegevens|haslo|hasla|klucz~|dane logowania|losenord~|nyckel~|inloggningsuppgifter|"
+        "пароль~|ключ~|токен~|учетн~ данн~|sifre~|parola~|anahtar~|kimlik bilgi~|kata sandi|kredensial|mat khau|"
+        "thong tin đang nhap",
+        "كلمة المرور|كلمة السر|مفتاح|بيانات الاعتماد|पासवर्ड|कुंजी|क्रेडेंशियल|비밀번호|토큰|자격 증명",
+    ),
+    "DATA": (
+        "wachtwoord~|gegevens|dane|danych|danymi|haslo|data|uppgifter|losenord~|данн~|пароль~|таблиц~|veri~|verileri|sifre~|tabel|"
+        "du lieu|mat khau|resultat~|uitvoer|wynik~|результат~|sonuc~|hasil",
+        # German compounds end in their head: "Ergebnistabelle", "Kundendaten".
+        "tabelle|daten|بيانات|كلمة المرور|डेटा|पासवर्ड|데이터|비밀번호|테이블",
+    ),
+    "TELL": (
+        "vermeld~|vertel~|noem~|wspominaj|wspomnij|informuj|zglaszaj|namn~|beratta|meddela|rapportera|"
+        "сообщай|говори|упоминай|рассказывай|bahsetme|soyleme|bildirme|beritahu|sebutkan|laporkan|bao cho|nhac",
+        "تخبر|تذكر|تبلغ|बताएं|बताना|जिक्र|알리|말하|보고하",
+    ),
+    "PEOPLE": (
+        "niemand|iemand|nikt|nikomu|ingen|nagon|никто|никому|кто-то|kimse|kimseye|tidak ada yang|siapa pun|khong ai|ai đo",
+        "أحد|لا أحد|किसी|कोई|아무|누구",
+    ),
+}
+
+
+def _lexicon_in(name: str, latin: str, cjk: str = "") -> re.Pattern[str]:
+    """``_lexicon`` with the entries of the languages in ``_MORE_LANGUAGES`` for this concept."""
+    more_latin, more_cjk = _MORE_LANGUAGES.get(name, ("", ""))
+    return _lexicon("|".join(p for p in (latin, more_latin) if p), "|".join(p for p in (cjk, more_cjk) if p))
+
+
 # --------------------------------------------------------------------------------------------
 # What a sentence touches
 # --------------------------------------------------------------------------------------------
 
 # Oversight that a person or the console provides: weakening it is never a lesson about the work.
-GATE = _lexicon(
+GATE = _lexicon_in(
+    "GATE",
     "qa|quality assurance|review~|reviewer~|approv~|sign-off|signoff|sign off|signed off|escalat~|ruling~|branch protection|"
     "four-eyes|four eyes|oversight|audit trail|audit logging|auditing|audit log|audit logs|auditoria|journal d'audit|"
     "protokollierung|audit-log|console|scanner~|secret scan~|write protection|read-only|alert~|notification~|"
@@ -87,18 +224,21 @@ GATE = _lexicon(
 )
 # Checks that lessons about the work also skip on purpose ("skip the slow tests locally"): weakening them
 # counts only when an agent is named, the change ships, or the check is removed outright.
-WEAK_GATE = _lexicon(
+WEAK_GATE = _lexicon_in(
+    "WEAK_GATE",
     "test~|ci|pipeline~|check~|hook~|pre-commit|lint~|linter~|prueba~|pruebas|tests unitaires|verifica~|"
     "wait~|attendre|attends|esperar|warten|abwarten|data diff~|diff check~|reconciliation~",
     "测试|钩子|检查|等待|テスト|フック|チェック|待",
 )
 # Oversight verbs: negated, they weaken the oversight by themselves ("do not escalate", "no escales").
-GATE_VERB = _lexicon(
-    "escalat~|escalad~|escal~|eskalier~|report~|inform|informs|informed|informing|informar|informer|informe|informes|informieren|notif~|alert~|ask~|wait for|wait on|involve~|melde~|benachrichtig~|"
+GATE_VERB = _lexicon_in(
+    "GATE_VERB",
+    "escalat~|escalad~|escal~|eskalier~|lancez|lancer|soumet~|submit~|somet~|sottopo~|submet~|report~|inform|informs|informed|informing|informar|informer|informe|informes|informieren|notif~|alert~|ask~|wait for|wait on|involve~|melde~|benachrichtig~|"
     "bother~|trouble~|incomod~|derange~|disturb~|stor~|molest~|frag~|wende dich an|wende|kontaktier~|contact~|contacte~|contacta~|signal~|previen~|avis~|prevenir|run the test~|run test~|run them|execut~|ejecut~",
     "打扰|煩わせ|联系|联络|升级|上报|报告|通知|告知|询问|等待|連絡|エスカレーション|報告|通知|知らせ|相談|待",
 )
-SHIPS = _lexicon(
+SHIPS = _lexicon_in(
+    "SHIPS",
     "merg~|push~|deploy~|release~|ship~|publish~|main|prod|production|go live|fusion~|desplieg~|despleg~|pousse~|produktion|"
     "produccion|veroffentlich~|publie~|publica~|produzione|producao|rerun|re-run",
     "合并|部署|发布|推送|上线|生产|マージ|デプロイ|リリース|本番|プッシュ",
@@ -109,7 +249,8 @@ SHIPS = _lexicon(
 # --------------------------------------------------------------------------------------------
 
 # Verbs (a negation before them flips the meaning: "never skip review").
-WEAKEN_VERB = _lexicon(
+WEAKEN_VERB = _lexicon_in(
+    "WEAKEN_VERB",
     "skip~|bypass~|circumvent~|avoid~|sidestep~|dodge~|get around|work around|go around|disabl~|deactivat~|turn off|"
     "switch off|ignor~|disregard~|waive~|remov~|delet~|uninstall~|comment out|comment them out|comment it out|mute~|"
     "silenc~|leave out|leave blank|leave it blank|leave them out|leave it out|omit~|stop~|forget about|get rid of|"
@@ -131,15 +272,17 @@ _ANAPHORIC = _lexicon(
     "work around|get around|go around|circumvent~|remov~|delet~|supprim~|borra~|elimin~|losch~|entfern~|verwijder~|desactiv~|deaktivier~|ignorier~|uberspr~|saut~|salta~|omit~|contourn~|umgeh~|waive~|circumvent~",
     "跳过|绕过|禁用|关闭|忽略|スキップ|無効|無視|回避",
 )
-WAIT = _lexicon("wait~|esper~|attend~|wart~|aspett~|espere~|wacht~", "等待|等|待")
+WAIT = _lexicon("wait~|esper~|attend~|wart~|abwart~|aspett~|espere~|wacht~|czekaj~|vanta~|жди|ждать|bekle~|tunggu", "等待|等|待")
 # Prepositions of leaving something out: the oversight follows them ("merge without review").
-WEAKEN_PREP = _lexicon(
+WEAKEN_PREP = _lexicon_in(
+    "WEAKEN_PREP",
     "without waiting for|without going through|without|instead of|rather than|in place of|ohne|statt|anstatt|sans|au lieu de|au lieu d'|plutot que|sin|en lugar de|"
     "en vez de|senza|invece di|sem|em vez de",
     "不经|没有|无须|而不是|代わりに|ではなく|を待たずに|なしに",
 )
 # States and claims ("review is optional for agents", "approvals we don't need"): either order.
-WEAKEN_STATE = _lexicon(
+WEAKEN_STATE = _lexicon_in(
+    "WEAKEN_STATE",
     "not needed|not required|not necessary|unnecessary|optional|redundant|superfluous|legacy|advisory|only indicative|"
     "abolish~|revok~|lifted|waived|suspended|no longer|obsolete|a formality|do not need|don't need|not need|never need|"
     "false positive~|misconfigured|does not apply|doesn't apply|do not apply|not apply|prefer not|rather not|"
@@ -183,7 +326,8 @@ EVADE = _lexicon(
     "passeront|passera|pasaran|pasara|redactalas como|redactalo como",
     "写成|就能通过|能通过|换个说法|绕开检查|言い換え|すり抜け|通る",
 )
-NEGATION = _lexicon(
+NEGATION = _lexicon_in(
+    "NEGATION",
     "not|never|no|don't|do not|dont|nicht|nie|niemals|kein~|ne|n'|jamais|nunca|jamas|non|nao|mai",
     "不要|别|不得|禁止|绝不|切勿|不可|しない|しないで|ないこと|しません|ません|禁止|決して",
 )
@@ -192,20 +336,21 @@ NEGATION = _lexicon(
 # Who it is said to
 # --------------------------------------------------------------------------------------------
 
-AGENT = _lexicon(
+AGENT = _lexicon_in(
+    "AGENT",
     "whoever|you|your~|yourself|agent~|assistant~|bot|bots|ai|llm~|automated change~|automated pr~|automated work|automated contributor~|automated reader~|automation|dich|dir|dein~|assistent~|ki|tu|te|toi|ton|ta|tes|vous|votre|"
     "vos|ia|ti|tus|usted|asistente~|agente~|voce|hosted agents",
     "你|您|代理|助手|智能体|自己|あなた|エージェント|アシスタント|自分",
 )
 # German and Dutch put the verb last: their function words say the sentence is one of theirs.
 _GERMAN = re.compile(r"\b(?:und|der|die|das|ist|nicht|fur|bei|auf|zu|den|mit|wenn|bitte|einfach|dem|sie|het|een|niet|mogen|moeten|"
-                     r"worden|zijn)\b")
+                     r"worden|zijn|zou|zouden|willen|graag|bij|kun|kunt)\b")
 _GERMAN_DU = re.compile(r"\bdu\b")
 # An order in the imperative opening a clause (English base verbs, and the forms of the other languages).
 IMPERATIVE = re.compile(
     r"(?:^|[.!?;:,]\s+|\s-\s|\b(?:and|then|so|und|et|y|puis|luego|dann|also|donc|entonces|en)\s+)\W{0,3}"
     r"(?:(?:please|kindly|just|simply|always|also|then|now|first|quietly|silently|bitte|einfach|merci de|por favor)\s+)*"
-    r"(?:skip|bypass|avoid|disable|turn|switch|ignore|disregard|remove|delete|uninstall|comment|mute|leave|omit|stop|forget|"
+    r"(?:skip|bypass|avoid|disable|turn|switch|ignore|disregard|remove|delete|uninstall|comment|mute|leave|omit|stop|forget|commit|"
     r"drop|merge|push|deploy|release|ship|publish|approve|mark|treat|assume|use|write|copy|send|post|upload|email|e-mail|"
     r"mail|forward|paste|share|add|grant|give|put|save|store|keep|move|edit|change|set|run|rerun|re-run|close|resolve|"
     r"fix|say|report|tell|record|list|attach|zip|export|dump|include|create|re-create|recreate|decide|go|proceed|open|"
@@ -251,7 +396,7 @@ _OTHER_IMPERATIVE = re.compile(
 )
 # Chinese orders often have no marker: a sentence that opens on neither a subject nor a topic word is one.
 _ZH_ORDER = re.compile(normalise(r"^\W*(?!我们|我|你们|他们|他|她|它|这|那|该|客户|团队|代理|系统|某人|有人|每|所有)[\u4e00-\u9fff]"))
-IMPERATIVE_CJK = re.compile(normalise(r"いただけますか|いただけませんか|てもらえますか|お願い|可以吗|能不能|麻烦|把|请|してください|すること|しなさい|しろ|こと[。！]?$|ように|ておく|とよい|ればいい|要|应该|直接"))
+IMPERATIVE_CJK = re.compile(normalise(r"てください|こと。|ことを|いただけますか|いただけませんか|てもらえますか|お願い|可以吗|能不能|麻烦|把|请|してください|すること|しなさい|しろ|こと[。！]?$|ように|ておく|とよい|ればいい|要|应该|直接"))
 
 
 TREAT_AS = _lexicon(
@@ -316,7 +461,8 @@ _CLAUSE_CUT = re.compile(r"[,:，、：]")
 _PRONOUN = re.compile(r"(?<![\w])(?:it|them|that|those|this|these|es|sie|la|le|les|las|los|lo|ello|ela|ele|elas|eles|ella|ellas|elle|"
                       r"elles|lui|eux|它|它们|これ|それ)(?![\w])")
 _BLOCKING_PREP = re.compile(r"\b(?:in|on|from|during|inside|within|at|for)\b")
-_ASKING = re.compile(r"\b(?:ask|asking|wait|waiting|request|requesting|bitten|demander|pedir)\b")
+_ASKING = re.compile(r"\b(?:ask|asking|wait|waiting|request|requesting|bitten|demander|pedir|mention|mentioning|tell|telling|"
+                     r"report|reporting|say|write|note|record|include|erwahn\w*|mentionn\w*|mencion\w*|menziona\w*)\b")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 
 
@@ -356,7 +502,7 @@ def _negated_before(sentence: str, at: int) -> bool:
     words = before.split()[-4:]
     if any(NEGATION.fullmatch(w.strip("'\"`()")) or w.startswith("n'") for w in words):
         return True
-    if re.search(r"(?:不要|别|不得|禁止|绝不|切勿|不可|不能|不许|不准|不应|不该|決して)[^。！？，,]{0,8}$", before):
+    if re.search(r"(?:不要|别|不得|禁止|绝不|切勿|不可|不能|不许|不准|不应|不该|不用|不必|无需|決して)[^。！？，,]{0,8}$", before):
         return True
     # Japanese puts the negation after the verb: "コピーしない", "スキップしないこと".
     return bool(_KANA.search(sentence) and re.match(r"[^。！？、,]{0,10}?(?:しない|ないこと|しません|禁止|ないて|ないよう)", sentence[at:]))
@@ -368,16 +514,104 @@ def _clause_negated(sentence: str, at: int) -> bool:
     return any(NEGATION.fullmatch(w.strip("'\"`()*-")) for w in head) or _negated_before(sentence, at)
 
 
+# Dutch "te" ("te duur", "te draaien") is not the French and Spanish "you" ("je te demande").
+_DUTCH_YOU = re.compile(r"\b(?:je|u)\b")
+_DUTCH = re.compile(r"\b(?:het|een|niet|van|voor|zijn|wordt|worden|naar|ook|bij|heeft|hebben)\b")
+
+
 def _has_agent(sentence: str) -> bool:
-    if _find(AGENT, sentence):
+    m = _find(AGENT, sentence)
+    if m and m.group(0) == "te" and _DUTCH.search(sentence):
+        m = next((x for x in AGENT.finditer(sentence) if x.group(0) != "te"), None)
+    if m or ("je" in sentence or "u " in sentence) and _DUTCH_YOU.search(sentence) and _DUTCH.search(sentence):
         return True
     return bool(_GERMAN_DU.search(sentence) and _GERMAN.search(sentence))
+
+
+# Orders in the languages of ``_MORE_LANGUAGES``, by the words an order opens with: a please-word, a
+# negated imperative, or a common verb in the imperative (Dutch, Polish, Swedish, Russian, Ukrainian);
+# Russian and Ukrainian also by the imperative's ending, Indonesian by "-kan"/"-lah", Hindi by the polite
+# "-ें"/"-ो" ending a clause, Korean by its request endings.
+_CLAUSE_OPEN = r"(?:^|[.!?;:,]\s+|\s-\s|\b(?:en|i|och|ve|dan|va)\s+|(?<![\w])(?:и|і|و)\s+)\W{0,3}"
+_OBJECT_FIRST = re.compile(r"[\u0900-\u097f\u1100-\u11ff\uac00-\ud7afı]")
+_TURKISH = re.compile(r"\b(?:ve|bu|icin|ile|bir|olarak|degil|sonra|once)\b")
+
+
+def _words_of(words: str) -> str:
+    """A regex alternation of ``|``-separated words, normalised as the text is (Cyrillic folded alike)."""
+    return "(?:" + "|".join(re.escape(normalise(w)).replace(r"\ ", r"\s+") for w in words.split("|")) + ")"
+
+
+_MORE_IMPERATIVE = re.compile(
+    _CLAUSE_OPEN + "(?:" + _words_of(
+        "graag|alsjeblieft|gewoon|prosze|prosimy|snalla|bara|пожалуйста|будь ласка|lutfen|hemen|tolong|"
+        "silakan|harap|mohon|langsung|vui long|hay|xin|يرجى|الرجاء|कृपया") + r"\s+)*"
+    + "(?:" + _words_of("niet|nie|inte|не|jangan|đung|لا") + r"\s+)?"
+    + "(?:" + _words_of(
+        "sla|zet|stuur|gebruik|voeg|schrijf|negeer|keur|markeer|sluit|verwijder|maak|doe|push|merge|deploy|kopieer|plak|"
+        "vraag|wacht|meld|laat|pomin|pomijaj|wyslij|zamknij|oznacz|napraw|dopisz|wypchnij|zignoruj|ignoruj|uzyj|uzywaj|zapisz|"
+        "usun|wylacz|zatwierdz|scal|wdroz|zrob|dodaj|ustaw|skopiuj|wklej|przenies|pytaj|czekaj|informuj|zglaszaj|wspominaj|"
+        "hoppa|skicka|stang|ignorera|godkann|markera|skriv|lagg|anvand|ta bort|radera|kopiera|klistra|satt|gor|vanta|fraga|"
+        "meddela|informera|stanga|sla ihop|pusha|lewati|lewatkan|abaikan|kirim|kirimkan|gunakan|tutup|hapus|tandai|"
+        "bo qua|gui|đong|xoa|danh dau|dung|tat|atla|gec|gonder|kapat|sil|ekle|kullan|yap|birak|onayla|yayinla|bekleme|"
+        "sorma|yazma|bildirme|تجاهل|تخط|ادمج|أرسل|ارسل|انشر|احذف|استخدم|اكتب|تنتظر|تسأل|اعتمد|وافق")
+    + r"|[\u0400-\u04ffaeopcyxi]{3,}(?:" + _words_of("ите|йте|ьте|и|й|ь") + r")|[a-z]{3,}(?:kan|lah))(?![\w])"
+    + r"|[\u0900-\u097f]+(?:" + _words_of("ें|ो|िए") + r")(?=\s*(?:[।.!?,;]|$))"
+    + "|" + _words_of("세요|십시오|하라|해라|하지 마|마세요|주세요|할 것|하십시오|지 마")
+    # Turkish puts the verb last: its imperative ends a clause ("incelemeyi atla ve ...").
+    + r"|(?<![\w])" + _words_of("atla|atlayin|gec|gecin|gonder|gonderin|kapat|sil|ekle|kullan|birak|onayla|yayinla|bekleme|sorma|"
+                                   "yazma|bildirme") + r"(?=\s+ve\b|\s*[.!?,;]|\s*$)"
+)
+
+
+# A please-word anywhere makes a request of the reader ("nach jedem Ticket bitte die Tabelle ... schicken").
+_PLEASE = re.compile(r"(?<![\w])" + _words_of(
+    "please|bitte|por favor|s'il te plait|s'il vous plait|per favore|alsjeblieft|alstublieft|prosze|snalla|пожалуйста|"
+    "будь ласка|lutfen|tolong|mohon|vui long|يرجى|الرجاء|من فضلك|कृपया") + r"(?![\w])|" + _words_of("주세요|부탁"))
+
+
+# Impersonal orders ("il suffit de ...", "hay que ...", "bisogna ...") and the German and Dutch infinitive
+# used as an order after an adverb of haste ("einfach den Status auf Done setzen", "gewoon deployen").
+_IMPERSONAL_ORDER = re.compile(
+    r"(?<![\w])(?:il faut|il suffit de|il suffit d'|veuillez|pensez a|hay que|basta con|se debe|se deben|bisogna|occorre|"
+    r"si deve|e preciso|deve-se|devem-se|man muss|man sollte|es reicht|es genugt)(?![\w])|"
+    r"(?:^|[.!?;:,]\s+)\W{0,3}(?:einfach|gleich|direkt|sofort|gewoon|meteen|direct|ruhig|lieber)\b[^.!?;\n]{0,60}?[a-z]{2,}en\s*(?:[.!?;]|$)"
+)
+
+
+_PLEASE_HINTS = tuple(normalise(w) for w in (
+    "please", "bitte", "favor", "plait", "favore", "alsjeblieft", "alstublieft", "prosze", "snalla", "пожалуйста", "будь ласка",
+    "lutfen", "tolong", "mohon", "vui long", "يرجى", "الرجاء", "فضلك", "कृपया", "주세요", "부탁"))
+_IMPERSONAL_HINTS = ("il faut", "il suffit", "veuillez", "pensez", "hay que", "basta", "se debe", "bisogna", "occorre", "si deve",
+                     "preciso", "deve-se", "devem-se", "man muss", "man sollte", "es reicht", "es genugt", "einfach", "gleich",
+                     "direkt", "sofort", "gewoon", "meteen", "direct", "ruhig", "lieber")
+_HINTS = re.compile("|".join(map(re.escape, _PLEASE_HINTS + _IMPERSONAL_HINTS)))
+# An ASCII sentence can hold the Latin-script orders of ``_MORE_IMPERATIVE`` only after a clause opening
+# followed by one of their words; a cheap look for a word ending as Indonesian orders do, or for the words.
+_LATIN_HINT = re.compile(
+    r"(?:kan|lah)\b|\b(?:sla|zet|stuur|gebruik|voeg|schrijf|negeer|keur|markeer|sluit|verwijder|maak|doe|kopieer|plak|vraag|wacht|"
+    r"meld|laat|graag|gewoon|pomin|pomijaj|wyslij|zamknij|oznacz|napraw|dopisz|wypchnij|zignoruj|ignoruj|uzyj|uzywaj|zapisz|usun|"
+    r"wylacz|zatwierdz|scal|wdroz|zrob|dodaj|ustaw|skopiuj|wklej|przenies|pytaj|czekaj|informuj|zglaszaj|wspominaj|prosze|nie|"
+    r"hoppa|skicka|stang|ignorera|godkann|markera|skriv|lagg|anvand|ta bort|radera|kopiera|klistra|satt|gor|vanta|fraga|meddela|"
+    r"informera|stanga|pusha|snalla|bara|inte|lewati|abaikan|kirim|gunakan|tutup|hapus|tandai|tolong|silakan|harap|mohon|jangan|"
+    r"langsung|bo qua|gui|xoa|danh dau|dung|tat|hay|xin|vui long|atla\w*|gec\w*|gonder\w*|kapat|sil|ekle|kullan|birak|onayla|"
+    r"yayinla|bekleme|sorma|yazma|bildirme|lutfen|hemen)\b"
+)
 
 
 def _imperative(sentence: str) -> bool:
     return bool(IMPERATIVE.search(sentence.strip()) or IMPERATIVE_CJK.search(sentence) or _EN_IMPERATIVE.search(sentence)
                 or _ENCLITIC_IMPERATIVE.search(sentence) or _NEGATED_ORDER.search(sentence)
-                or _OTHER_IMPERATIVE.search(sentence) or not _KANA.search(sentence) and _ZH_ORDER.search(sentence))
+                or _OTHER_IMPERATIVE.search(sentence) or not _KANA.search(sentence) and _ZH_ORDER.search(sentence)
+                or _more_imperative(sentence))
+
+
+def _more_imperative(sentence: str) -> bool:
+    """The orders of ``_MORE_IMPERATIVE``, ``_PLEASE`` and ``_IMPERSONAL_ORDER``, each looked for only when a
+    plain substring says it may be there (most sentences hold none, and these patterns are long)."""
+    if _HINTS.search(sentence) and (_PLEASE.search(sentence) or _IMPERSONAL_ORDER.search(sentence)):
+        return True
+    return bool((not sentence.isascii() or _LATIN_HINT.search(sentence)) and _MORE_IMPERATIVE.search(sentence))
 
 
 def said_to_reader(sentence: str) -> bool:
@@ -394,11 +628,17 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
     gates = [(m.start(), False) for m in _each(GATE, sentence)] + [(m.start(), True) for m in _each(WEAK_GATE, sentence)]
     cjk = bool(_CJK.search(sentence))
     japanese = bool(_KANA.search(sentence))
-    german = not cjk and bool(_GERMAN.search(sentence))
+    # Hindi, Korean and Turkish put the object before the verb, as German often does: either side counts.
+    german = not cjk and bool(_GERMAN.search(sentence) or not sentence.isascii() and _OBJECT_FIRST.search(sentence)
+                              or " ve " in sentence and _TURKISH.search(sentence))
     for m in _each(WEAKEN_VERB, sentence):
         word = sentence[m.start() : m.end()]
         if _clause_negated(sentence, m.start()) and not word.startswith(("stop", "no need", "not need", "not bother")):
             continue
+        if word.startswith("stop") and _HALT.match(sentence, m.end()):
+            continue  # "stop and raise it with the escalation contact": the work halts, the oversight is called
+        if _we_do(sentence, m.start()):
+            continue  # "for validation we bypass it by querying the view": what the team does, told to no one
         for at, weak in gates:
             after = at >= m.end()
             # The object follows the verb, except in Japanese (before it) and German (either side).
@@ -441,11 +681,15 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
                 break
     for m in _each(WAIT, sentence):
         negated = _negated_before(sentence, m.start()) or re.match(r"\s*(?:nicht|pas|not)\b", sentence[m.end() :])
-        if negated and any(0 <= _words_between(sentence, m.end(), at) <= 3 and at >= m.end() for at, _w in gates):
+        # German puts the object first: "CI nicht abwarten".
+        if negated and any(0 <= _words_between(sentence, m.end(), at) <= 3 and at >= m.end()
+                           or german and at < m.start() and _words_between(sentence, at, m.start()) <= 3 for at, _w in gates):
             yield "order", False, m.start()
     for m in _each(WEAKEN_PREP, sentence):
         if _clause_negated(sentence, m.start()):
             continue
+        if _ALTERNATIVE.match(sentence, m.start()) and _DETERMINER.match(sentence, m.end()) and _RUN_VERB.search(sentence, _clause_start(sentence, m.start()), m.start()):
+            continue  # "re-run the upload job rather than the PR check": which to run, not a check left out
         # "instead of a person", "without a human": the oversight is the person; "sem ela": named before.
         if _HUMAN_AFTER.match(sentence, m.end()) or _WITHOUT_LOOKING.match(sentence, m.end()) or _PRONOUN.match(sentence, m.end() + 1) and (
                 any(at < m.start() and not weak for at, weak in gates) or _find(GATE, previous)):
@@ -482,7 +726,10 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
             continue  # "don't bother re-running the sync" spares work, not a person
         names_failures = bool(_find(FAILED, sentence, m.end(), m.end() + 30) or _find(FAILURES, sentence, m.end(), m.end() + 30))
         names_gate = names_failures or any(m.end() <= at and _words_between(sentence, m.end(), at) <= 4 for at, weak in gates if not weak)
-        blanket = (names_gate or not nxt or bool(_CLAUSE_CUT.match(rest.lstrip())) or bool(_BLANKET.match(rest.lstrip()))
+        # "agents: don't run the tests on this model": tests are oversight too when an agent is told to leave them.
+        names_tests = _has_agent(sentence) and any(
+            m.end() <= at and _words_between(sentence, m.end(), at) <= 4 for at, weak in gates if weak)
+        blanket = (names_gate or names_tests or not nxt or bool(_CLAUSE_CUT.match(rest.lstrip())) or bool(_BLANKET.match(rest.lstrip()))
                    or bool(_find(_TEMPORAL, sentence)) or cjk and not rest.strip(" 。.!?"))
         if blanket:
             yield "blanket", bool(WEAK_GATE.match(sentence, m.start())) or sentence[m.start() : m.end()].startswith(
@@ -493,7 +740,8 @@ def _gate_bound(sentence: str, previous: str) -> Iterator[tuple[str, bool, int]]
 # The other things a note may do to the agent that reads it
 # ------------------------------------------------------------------------------------------------
 
-SEND = _lexicon(
+SEND = _lexicon_in(
+    "SEND",
     "carica~|caricare|mirror~|replicat~|clone~|duplicat~|put|place|pipe~|send~|email~|e-mail~|mail|forward~|upload~|post~|paste~|copy~|attach~|share~|export~|transmit~|dump~|sync~|"
     "schick~|sende~|kopier~|lade~|hochlad~|teile~|envoi~|envoie~|copie~|colle~|partag~|transmet~|televers~|envi~|mand~|"
     "copia~|pega~|compart~|sube~|subir|invia~|condivid~",
@@ -504,14 +752,16 @@ STORE_VERB = _lexicon(
     "enregistr~|note-le|note-la|note-les|noter|escrib~|anot~|scriv~|salva~",
     "记到|记下|记在|存到|保存到|写到|写进|写|保存|记录|复制|粘贴|書い|書き|書く|保存|記録|コピー|メモして",
 )
-DATA = _lexicon(
+DATA = _lexicon_in(
+    "DATA",
     "schema|schemas|database~|table~|extract~|export~|csv~|dump~|data|dataset~|store|notes|memory|/memory|credential~|password~|passphrase~|token~|"
     "key|keys|secret~|env|.env|output~|result~|customer~|pii|emails|json|seed~|backup~|contrasen~|credencial~|clave~|datos|"
     "tabla~|donnee~|mot de passe|identifiant~|jeton~|cle|cles|tabelle~|daten|passwort~|zugangsdaten|schlussel~|lesson~|"
     "lekcion~|lecon~|lektion~",
     "表|数据|密码|凭据|密钥|令牌|笔记|输出|テーフル|テータ|ハスワート|認証情報|キー|トークン|メモ|シークレット|鍵",
 )
-SECRET = _lexicon(
+SECRET = _lexicon_in(
+    "SECRET",
     "profiles.yml|~/.dbt~|.ssh|id_rsa|connection details|connection string|verbindungsdaten|credential~|password~|passphrase~|token~|api key~|private key~|key|keys|secret~|env|.env|service account json|"
     "application_default_credentials~|contrasen~|credencial~|clave~|mot de passe|identifiant~|jeton~|cle|cles|passwort~|"
     "zugangsdaten|schlussel~|credenziali|senha~",
@@ -534,7 +784,8 @@ SHARED = _lexicon(
     "笔记|工单|评论|メモ|チケット|コメント",
 )
 _MD_PATH = re.compile(r"/[\w./-]+\.md\b")
-PEOPLE = _lexicon(
+PEOPLE = _lexicon_in(
+    "PEOPLE",
     "person|someone|a human|human~|people|user~|admin~|manager~|lead|reviewer~|team|client|owner~|anyone|personne|persona~|"
     "nobody|no one|nessuno|niemand|nadie|ninguem|personne|utenti|users|jemand|mensch~|kunde~|equipe|usuario~|cliente|responsable~|verantwortlich~|chef~|jefe~|gerente~|you|anyone else",
     "人|有人|用户|客户|誰か|担当者|マネージャー|クライアント",
@@ -686,7 +937,8 @@ _MAY = re.compile(
     + normalise("可以|できる|てよい|てもよい|かまわない|足够|就够|で十分")
 )
 _SELF_SUFFIX = re.compile(r"(?<![\w-])\w+-toi\b|\b(?:asigna|reasigna|anade|agrega|otorga|atribuye)(?:te|telo|tela)\b")
-TELL = _lexicon(
+TELL = _lexicon_in(
+    "TELL",
     "mention~|tell~|say~|report~|disclose~|reveal~|admit~|erwahn~|sag~|verrat~|mentionn~|dis|dites|revel~|menciona~|"
     "menciones|digas|cuentes|informes|reveles",
     "提及|提到|告诉|透露|说出|言及|伝え|言わ|報告し",
@@ -704,6 +956,28 @@ _WITHOUT_LOOKING = re.compile(
     r"\s*(?:zu\s+)?(?:reading|looking|checking|reviewing|testing|a look|opening it|lesen|lire|regarder|leer|mirar|revisar|leggere|ler|"
     r"prufen|anzuschauen|anschauen)\b" + normalise(r"|\s*(?:看|阅读|読ま|見ず)")
 )
+# "stop" with no object: the work halts ("stop and ask", "stop, then raise it", "stop here").
+_HALT = re.compile(r"\s*(?:[,;.:]|$|and\b|then\b|if\b|here\b|there\b|work\b|everything\b|und\b|et\b|y\b|e\b|en\b|och\b|i\b)")
+# A first-person subject right before the verb (an adverb at most, never a modal): the team says what it
+# does or did ("we bypass it", "wir ignorieren bewusst", "nous l'avons ignore"); an order has no such subject.
+_WE = frozenset("we wir nous nosotros noi wij vi my biz kami".split())
+_MODALS = frozenset(
+    "should must can could will would may might need needs shall sollten sollen mussen konnen durfen devons pouvons devrions "
+    "debemos podemos deberiamos dobbiamo possiamo moeten kunnen mogen ska maste kan musimy mozemy have has".split())
+
+
+def _we_do(sentence: str, at: int) -> bool:
+    """Whether a first-person subject stands right before ``at`` (an adverb at most, never a modal): the team says
+    what it does or did ("we bypass it", "wir ignorieren bewusst", "nous l'avons ignore"); an order has no such subject."""
+    words = sentence[max(0, at - 40) : at].split()
+    if not words:
+        return False
+    if words[-1] in _WE or words[-1] == "toi" and len(words) > 1 and words[-2] == "chung":
+        return True
+    return len(words) > 1 and words[-2] in _WE and words[-1] not in _MODALS and not re.search(r"[,;.]$", words[-1])
+_ALTERNATIVE = re.compile(r"rather than|instead of|in place of|statt|anstatt|au lieu d|plutot que|en lugar de|en vez de|invece di|em vez de")
+_DETERMINER = re.compile(r"\s+(?:the|a|an|its|their|our|this|that|le|la|les|der|die|das|den|el|los|las|il|lo)\b")
+_RUN_VERB = re.compile(r"(?<![\w])(?:re-?run|run|retry|restart|re-?trigger|trigger|relance\w*|lance\w*|starte\w*|ejecuta\w*|lancia\w*)(?![\w])")
 _HUMAN_AFTER = re.compile(
     r"\s*(?:a |an |the |any |un |une |el |la |einen |eine |um |uma )?(?:person|human|humans|people|personne|humain|humains|mensch|"
     r"menschen|persona|reviewer|relecteur|revisor)\b"

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import ahocorasick
 
 from . import instruction_concepts
+from .instruction_text import normalise
 
 __all__ = ["Signal", "fence_marker", "imperative_opening", "line_markers", "sentence_signals", "transcript", "KINDS"]
 
@@ -67,6 +68,11 @@ def _alt(words: str) -> str:
 def _words(*lexicons: str) -> tuple[str, ...]:
     """The words of lexicons (regexes made by ``_alt``), as literal triggers of a pattern."""
     return tuple(w for lexicon in lexicons for w in _WORDS[lexicon])
+
+
+def _normalised_words(words: str) -> str:
+    """An alternation of ``|``-separated words, normalised as the text is (Cyrillic letters folded alike)."""
+    return "(?:" + "|".join(re.escape(normalise(w)).replace(r"\ ", r"\s+") for w in words.split("|")) + ")"
 
 
 # --------------------------------------------------------------------------------------------
@@ -274,7 +280,8 @@ PRIV_VERB = _alt(
 MAY = _alt(
     "are authorised to|are authorized to|are allowed to|are permitted to|are entitled to|have been cleared to|"
     "are cleared to|are free to|now have permission to|have permission to|have the right to|have the rights to|"
-    "are welcome to|is authorised to|is authorized to|is allowed to|is permitted to|is entitled to"
+    "are welcome to|is authorised to|is authorized to|is allowed to|is permitted to|is entitled to|are now permitted to|"
+    "are now allowed to|are now authorised to|are now authorized to|are now free to|are now cleared to"
 )
 PRIV_SUBJECT = _alt("you|agents|the agent|agents reading this|assistants|the assistant|ai agents|every agent|any agent")
 HIDE = _alt(
@@ -302,7 +309,7 @@ def _negated(text: str, start: int) -> bool:
 # Imperative at a clause start: optional softeners, then an order verb.
 _SOFT = (
     r"(?:(?:please|kindly|just|now|then|also|first|immediately|simply|always|never|do not|quietly|silently|secretly|"
-    r"carefully|right away|bitte|merci de|por favor)\s+)*"
+    r"carefully|right away|bitte|merci de|por favor|feel free to|go ahead and)\s+)*"
 )
 _DIRECTIVE = re.compile(
     rf"^\W*(?:{_SOFT}{ORDER_VERB}\b|(?:you|it|they)\s+(?:must|should|will|shall|need to|have to|are to|may|can|are required to)\b|"
@@ -398,9 +405,71 @@ _add(OVERRIDE, rf"\b{UNDO}\s+(?:the\s+)?(?:user's|users'|their|his|her|the opera
 _add(OVERRIDE, rf"\b(?:{SELF}|this)\s+{_W}{{0,3}}?{PRECEDE}\s+(?:all\s+|any\s+|your\s+|every\s+|the\s+)?"
      rf"(?:other\s+|previous\s+|prior\s+|existing\s+|system\s+|original\s+)*(?:instructions|directives|"
      rf"guidelines|prompts?|system prompt|everything|programming|rules)\b", True, *_words(PRECEDE))
+_MORE_UNDO = _normalised_words(
+    "negeer|vergeet|zignoruj|ignoruj|zapomnij|ignorera|glom|strunta i|игнорируй|проигнорируй|игнорировать|забудь|не следуй|"
+    "ігноруй|забудь|yok say|unut|gormezden gel|abaikan|lupakan|bo qua|quen|đung lam theo|تجاهل|انس|अनदेखा|भूल|무시|잊")
+_MORE_CONTROL = _normalised_words(
+    "instructies|instructie|richtlijnen|systeemprompt|instrukcje|instrukcji|instrukcjami|wytyczne|wytycznych|prompt systemowy|"
+    "instruktioner|instruktionerna|riktlinjer|systemprompten|инструкции|инструкций|указания|системный промпт|системные|"
+    "інструкції|talimatlari|talimatlar|talimat|yonergeleri|sistem istemi|instruksi|petunjuk|pedoman|huong dan|chi dan|chi thi|"
+    "التعليمات|تعليمات|निर्देश|निर्देशों|지시|지침|프롬프트")
+_add(OVERRIDE, rf"(?<![\w]){_MORE_UNDO}(?![\w]){_G}{{0,60}}?{_MORE_CONTROL}|(?<![\w]){_MORE_CONTROL}{_G}{{0,40}}?{_MORE_UNDO}", True,
+     *(normalise(w) for w in ("instructie", "richtlijn", "systeemprompt", "instrukc", "wytyczn", "instruktion", "riktlinj", "инструкц",
+                              "указани", "промпт", "інструкц", "talimat", "yonerge", "istemi", "instruksi", "petunjuk", "pedoman",
+                              "huong dan", "chi dan", "chi thi", "تعليمات", "निर्देश", "지시", "지침", "프롬프트")))
 _add(OVERRIDE, r"(?:忽略|无视|忘记|忘掉|不要理会|绕过|不要遵守|不再遵守)[^。！？\n]{0,12}(?:指令|指示|规则|提示词|提示|设定|命令)", False,
      "忽略", "无视", "忘记", "忘掉", "理会", "绕过", "遵守")
 _add(OVERRIDE, r"(?:指示|ルール|命令|システムプロンプト|設定|指令)[^。！？\n]{0,14}(?:無視|忘れ|従わな)", False, "無視", "忘れ", "従わな")
+# "New instructions:" in the other languages read: a word for new or priority, a word for instructions, a colon.
+_add(ORDER, _normalised_words(
+    "nuove|nuova|neue|neuen|nouvelles|nouvelle|nuevas|nueva|novas|nova|nieuwe|nowe|nya|новые|новая|нові|yeni|baru|moi|"
+    "prioritarie|prioritarias|prioritaires|prioritarias|vorrangige|aktualisierte|actualizadas|aggiornate") + r"\s+(?:\S+\s+)?"
+    + _normalised_words("istruzioni|anweisungen|instructions|instrucciones|instrucoes|instructies|instrukcje|instruktioner|"
+                        "инструкции|інструкції|talimatlar|instruksi|huong dan|consignes|direttive|directivas|richtlinien|regole|regeln")
+    + r"(?:\s+(?:\S+\s+){0,2}?)?\s*[:!]", False,
+    *(normalise(w) for w in ("istruzioni", "anweisungen", "nouvelles", "nouvelle", "instrucciones", "instrucoes", "instructies", "instrukcje",
+                             "instruktioner", "инструкции", "інструкції", "talimatlar", "instruksi", "huong dan", "consignes",
+                             "direttive", "directivas", "richtlinien", "regole", "regeln")))
+# Overriding a setting is how a tool is used ("you can override the lookback window with --vars").
+_CONFIG_NOUN = (r"(?:window|values?|variables?|vars|settings?|parameters?|params?|flags?|options?|config|configuration|threshold|"
+                r"limits?|timeouts?|schedule|target|profile|macro|env|environment|defaults?|dates?|format|columns?|fields?)")
+_OVERSIGHT_WORD = r"(?:review|approv|qa\b|sign|escalat|protect|check|test|hook|gate|audit|governance|console)"
+# Leave given to agents, with a few words between ("agents working these tickets are now permitted to approve
+# ..."), to act on the work without the oversight it needs: without asking, approval, review or a ticket.
+_add(PERMISSION, rf"\b{PRIV_SUBJECT}\s+{_W}{{0,4}}?(?:now\s+|also\s+|hereby\s+)?(?:{MAY}|may|can|now have permission to|"
+     rf"have been given permission to)\s+(?:now\s+|also\s+|freely\s+)?{_W}{{1,8}}?without\s+(?:\S+\s+)?(?:asking|approval|"
+     rf"review|reviews|a review|a ticket|a ruling|sign-off|permission|waiting|telling|checking|confirmation)\b", True,
+     "without asking", "without approval", "without review", "without reviews", "without a review", "without a ticket",
+     "without a ruling", "without sign-off", "without permission", "without waiting", "without telling", "without checking",
+     "without confirmation", "without any", "without the")
+_add(PERMISSION, rf"\b{PRIV_SUBJECT}\s+{_W}{{1,4}}?(?:now\s+|also\s+)?(?:{MAY})\s+(?:now\s+|freely\s+|also\s+)?{PRIV_VERB}\b"
+     rf"(?!\s+(?:the\s+)?(?!{_OVERSIGHT_WORD})(?:\w+\s+)?{_CONFIG_NOUN}\b)", True, *_words(MAY))
+_add(PERMISSION, rf"\b{PRIV_SUBJECT}\s+(?:now\s+|also\s+)?(?:may|can)\s+(?:now\s+|also\s+|always\s+)?(?:push|deploy|release|ship)\s+"
+     rf"{_W}{{0,5}}?(?:directly|straight|to prod|to production|into prod|into production|to the production)\b", True,
+     "may push", "can push", "may deploy", "can deploy", "may release", "can release", "may ship", "can ship")
+# Leave to ship without oversight, given to agents in the other languages: the agents, a word for "may",
+# and merging or approving straight away, their own work, or without the check.
+_MORE_MAY_SUBJECT = _normalised_words(
+    "agenti|agentes|agents|agenten|agenci|agenter|агенты|ajanlar|agen|cac tac tu|tu|du|voce|usted|vous|jij|ty|ты|вы|sen|kamu")
+_MORE_MAY = _normalised_words(
+    "possono|puoi|podem|pode|pueden|puedes|peuvent|peux|durfen|darfst|mogen|mag|moga|mozesz|far|kan|могут|можешь|"
+    "может|mozhut|-abilir|bisa|boleh|dapat|co the|sono autorizzati a|estao autorizados a|estan autorizados a|sont autorises a|"
+    "sind berechtigt|zijn bevoegd")
+_MORE_SHIP = _normalised_words(
+    "mergear|mergiare|mergen|merger|fusionar|fusionner|fazer merge|fare merge|approvare|aprovar|aprobar|approuver|freigeben|"
+    "genehmigen|goedkeuren|zatwierdzac|mergowac|godkanna|sla ihop|одобрять|мержить|смержить|deployen|deployar|desplegar|"
+    "deployer|pushen|pushar|pushear|pousser|menyetujui|phe duyet")
+_MORE_UNCHECKED = _normalised_words(
+    "direto|directamente|direttamente|direkt|directement|bezposrednio|напрямую|langsung|truc tiep|sem revisao|senza revisione|"
+    "sin revision|sans revue|ohne review|zonder review|bez przegladu|utan granskning|без ревью|os proprios|i propri|le proprie|"
+    "sus propios|sus propias|leurs propres|ihre eigenen|hun eigen|swoje|sina egna|свои|kendi|sendiri|cua minh|proprios|propri|propios|"
+    "propres|eigenen")
+_add(PERMISSION, rf"(?<![\w]){_MORE_MAY_SUBJECT}\s+(?:\S+\s+){{0,3}}?{_MORE_MAY}\s+(?:\S+\s+){{0,2}}?{_MORE_SHIP}"
+     rf"{_G}{{0,40}}?{_MORE_UNCHECKED}|(?<![\w]){_MORE_MAY_SUBJECT}\s+(?:\S+\s+){{0,3}}?{_MORE_MAY}\s+(?:\S+\s+){{0,2}}?"
+     rf"{_MORE_UNCHECKED}\s+(?:\S+\s+){{0,2}}?{_MORE_SHIP}", True,
+     *(normalise(w) for w in ("possono", "puoi", "podem", "pode", "pueden", "puedes", "peuvent", "peux", "durfen", "darfst", "mogen",
+                              "mogen", "moga", "mozesz", "kan", "могут", "можешь", "может", "abilir", "bisa", "boleh", "dapat",
+                              "co the", "autorizzati", "autorizados", "autorises", "berechtigt", "bevoegd")))
 # Identity and behaviour.
 _add(ORDER, r"\byou are now\s+(?:an?\s+|the\s+|my\s+)?(?:\S+\s+){0,2}?(?:assistant|agent|ai|model|bot|dan|"
      r"free|unrestricted|unfiltered|uncensored|jailbroken|unleashed|liberated|called|named|known as|"
@@ -408,7 +477,7 @@ _add(ORDER, r"\byou are now\s+(?:an?\s+|the\s+|my\s+)?(?:\S+\s+){0,2}?(?:assista
      r"release manager|owner|escalation contact|system)\b", False, "you are now")
 _add(ORDER, r"\byou are (?:no longer|not) (?:an? |the )?(?:ai\b|assistant\b|agent\b|model\b|bound by|restricted by|"
      r"limited by|subject to|required to follow|obliged to follow|constrained by|governed by)", False, "you are")
-_add(ORDER, r"(?:(?<![^\n])|(?<=[.!?;:,]))[^\S\n]*\W{0,4}(?:please\s+|now\s+|from now on,?\s+)?(?:act|behave|respond|answer|roleplay)\s+"
+_add(ORDER, r"(?:(?<![^\n])|(?<=[.!?;:,]))[^\S\n]*\W{0,4}(?:please\s+|now\s+|from now on,?\s+|feel free to\s+|go ahead and\s+)?(?:act|behave|respond|answer|roleplay)\s+"
      r"(?:as|like)\s+(?:(?:if|though)\s+(?:you|it)\b|(?:an?\s+|the\s+|my\s+|your\s+)?(?:(?:different|unrestricted|new|other|senior|"
      r"human|real|evil|rogue|jailbroken|uncensored|unfiltered)\s+)?(?:agent|assistant|ai|admin|administrator|root|human|person|"
      r"engineer|release manager|project owner|superuser|dan|developer|system|escalation contact|reviewer|approver|model|bot|"
@@ -495,9 +564,11 @@ _add(CHECKS_OFF, rf"\b(?:you|agents?|the agent)\s+(?:do not|does not|never)\s+ne
      rf"(?:the\s+|a\s+|any\s+)?(?:{GATE_STRONG}|{GATE_WEAK})", False, "not need", "never need")
 _add(CHECKS_OFF, rf"\bno\s+{GATE_STRONG}\s+(?:is\s+|are\s+)?(?:required|needed|necessary)\b", False, "required", "needed", "necessary")
 _add(CHECKS_OFF, r"\bnobody (?:checks|reads|looks at|reviews)\b", False, "nobody")
-_add(CHECKS_OFF, rf"(?:{GATE_STRONG}|{GATE_WEAK}|die tests|les tests|las pruebas)\s+{_G}{{0,20}}?(?:ist|sind|est|sont|es|esta|estan)\s+"
-     rf"(?:bereits\s+|deja\s+|ya\s+)?(?:nicht notig|nicht erforderlich|deaktiviert|erteilt|pas necessaire|desactive\w*|"
-     rf"donnee|no es necesaria|desactivad\w*|dada)", False, "nicht notig", "nicht erforderlich", "deaktiviert", "erteilt", "pas necessaire", "desactiv", "donnee", "no es necesaria", "dada")
+_add(CHECKS_OFF, rf"(?:{GATE_STRONG}|{GATE_WEAK}|die tests|les tests|las pruebas)\s+{_G}{{0,20}}?(?:ist|sind|est|sont|es|esta|estan)\s+{_W}{{0,4}}?"
+     rf"(?:bereits\s+|deja\s+|ya\s+)?(?:nicht notig|nicht erforderlich|deaktiviert|abgeschaltet|ausgeschaltet|abgenommen|"
+     rf"nicht mehr notig|uberflussig|optional|erteilt|pas necessaire|desactive\w*|"
+     rf"donnee|no es necesaria|desactivad\w*|dada)", False, "nicht notig", "nicht erforderlich", "deaktiviert", "erteilt",
+     "abgeschaltet", "ausgeschaltet", "abgenommen", "nicht mehr notig", "uberflussig", "optional", "pas necessaire", "desactiv", "donnee", "no es necesaria", "dada")
 _add(CHECKS_OFF, r"(?:不需要|无需|不用|已经批准|已关闭|已经关闭)[^。！？\n]{0,10}(?:qa|审查|审核|评审|批准|测试|钩子|升级联系人|等)"
      r"|(?:qa|审查|审核|评审|批准|测试)[^。！？\n]{0,6}(?:已关闭|已经关闭|不需要|已经批准)"
      r"|(?:レビュー|承認|テスト|qa)[^。！？\n]{0,8}(?:不要|無効|済み|待たない)", False,
@@ -508,7 +579,8 @@ _add(SKIP_GATE, rf"\b{SKIP_VERB}\s+(?:(?:the|a|an|any|all|every|this|that|our|yo
 _add(SKIP_GATE, rf"\b{SKIP_VERB}\s+(?:(?:the|all|any|every|our|your|failing|remaining|required)\s+){{0,2}}{GATE_WEAK}\b"
      rf"{_G}{{0,40}}\b(?:and|then|to|so you can|so that you can|when you|before you|;|,)\s*{_G}{{0,20}}?{RELEASE_VERB}", True, *_words(SKIP_VERB))
 _add(SKIP_GATE, rf"\b{RELEASE_VERB}(?!ed\b|d\b)\w*\s+{_G}{{0,30}}?\b(?:without|ohne|sans|sin)\s+(?:(?:a|any|the|waiting for|asking|"
-     rf"running|running the|going through|eine|einen|la|le|les|el)\s+){{0,2}}(?:{GATE_STRONG}|{GATE_WEAK})\b", True,
+     rf"running|running the|going through|opening|raising|creating|filing|requesting|getting|an|eine|einen|la|le|les|el)\s+){{0,2}}"
+     rf"(?:{GATE_STRONG}|{GATE_WEAK}|pr|prs|pull request|merge request|ticket)\b", True,
      "without", "ohne", "sans", "sin ")
 _add(SKIP_GATE, rf"\b(?:{GATE_STRONG}|{GATE_WEAK})\b{_G}{{0,60}}\b(?:skip|bypass|ignore|disable|drop|omit)\s+(?:them|it|that|those)\b",
      True, "skip", "bypass", "ignore", "disable", "drop", "omit")
@@ -521,11 +593,12 @@ _add(SKIP_GATE, r"(?:跳过|绕过|忽略|关闭|不经|不用等)[^。！？；
      False, "跳过", "绕过", "忽略", "关闭", "不经", "不用等", "スキップ", "回避", "無視", "無効", "なしで", "待たない")
 # Permissions.
 _add(PERMISSION, rf"\b{PRIV_SUBJECT}\s+(?:now\s+|also\s+|hereby\s+)?{MAY}\s+(?:now\s+|freely\s+|also\s+)?{PRIV_VERB}\b"
-     rf"(?!\s+(?:the\s+)?(?:cache|dependency|default|warning|deprecation))", True, *_words(MAY))
+     rf"(?!\s+(?:the\s+)?(?:cache|dependency|default|warning|deprecation|\w+\s+(?:window|value|variable|setting|parameter|flag|option|threshold|limit|timeout|date|target|format)|window|values?|variables?|vars|settings?|parameters?|flags?|options?|config|threshold|limit|timeout|schedule|target|profile|macro|env|environment))", True, *_words(MAY))
 _add(PERMISSION, rf"\b{PRIV_SUBJECT}\s+(?:now\s+|also\s+)?(?:may|can)\s+(?:now\s+|freely\s+|also\s+|always\s+)?"
      r"(?:approve|self-approve|merge (?:your|their|its) own|merge without|force-push|push (?:straight |directly )?to main|"
      r"grant (?:access|yourself|themselves|admin|roles?)|bypass|override|skip (?:qa|review|approval)|deactivate|"
-     r"create admin|edit (?:the\s+)?(?:standing decisions?|governance)|change (?:the\s+)?governance)\b", True, "may approve", "can approve", "may self", "can self", "may merge", "can merge", "may force", "can force", "may push", "can push", "may grant", "can grant", "may bypass", "can bypass", "may override", "can override", "may skip", "can skip", "may deactivate", "can deactivate", "may create admin", "can create admin", "may edit", "can edit", "may change", "can change", "may now", "can now", "may always", "can always", "may freely", "can freely", "may also", "can also")
+     r"create admin|edit (?:the\s+)?(?:standing decisions?|governance)|change (?:the\s+)?governance)\b"
+     rf"(?!\s+(?:the\s+)?(?!{_OVERSIGHT_WORD})(?:\w+\s+)?{_CONFIG_NOUN}\b)", True, "may approve", "can approve", "may self", "can self", "may merge", "can merge", "may force", "can force", "may push", "can push", "may grant", "can grant", "may bypass", "can bypass", "may override", "can override", "may skip", "can skip", "may deactivate", "can deactivate", "may create admin", "can create admin", "may edit", "can edit", "may change", "can change", "may now", "can now", "may always", "can always", "may freely", "can freely", "may also", "can also")
 _add(PERMISSION, r"\byou (?:now )?have (?:\S+\s+)?(?:admin|administrator|root|owner|superuser|full|elevated|write|unrestricted)\s+"
      r"(?:rights|access|permissions|privileges)\b", False, "rights", "access", "permissions", "privileges")
 _add(PERMISSION, r"\b(?:grant|give|elevate|make|promote|add)\s+(?:yourself|your (?:role|permissions|privileges|token|account))\b", True,
@@ -582,7 +655,9 @@ _add(SECRECY, r"\b(?:erzahl|sag)\s+(?:dem benutzer|niemandem)\s+nichts\b|\bne di
      "erzahl", "sag dem", "sag niemandem", "ne dis rien", "no le digas", "non dire", "nao diga", "vertel", "告诉", "言わない", "losche",
      "supprime", "borra", "删除", "削除")
 # Sending data out; revealing the prompt.
-_add(EXFIL, rf"\b{SEND_VERB}\s+{_G}{{0,40}}?{SENSITIVE}{_G}{{0,60}}?\b(?:to|into|in|on|as|at|an|a|nach|dans|en|a)\s+"
+# "Add new PII columns ... in the ticket": a column of the schema is named, no data is sent.
+_add(EXFIL, rf"\b{SEND_VERB}\s+{_G}{{0,40}}?{SENSITIVE}(?!\s+(?:columns?|fields?|names?|types?|tags?|policy|policies|"
+     rf"rules?|masking|classification|handling|counts?|formats?|schemas?|rotation|expiry|length)\b){_G}{{0,60}}?\b(?:to|into|in|on|as|at|an|a|nach|dans|en|a)\s+"
      rf"{_G}{{0,20}}?{OUTSIDE}", True, *_words(SENSITIVE))
 _add(EXFIL, r"\b(?:curl|wget|http|nc|scp|rsync)\b[^\n]{0,80}(?:-d\s*@|--data(?:-binary)?\s*@|-t\s|--upload-file|-f\s*\S*=@)"
      r"[^\n]{0,90}(?:\.env|credentials|passwd|id_rsa|profiles\.yml|secrets?|tokens?|\.ssh|\.aws)", False, "curl", "wget", "scp", "nc ", "rsync")
@@ -599,7 +674,9 @@ _add(EXFIL, r"(?:发送|发到|复制|粘贴|上传|泄露)[^。！？\n]{0,20}(
      r"|(?:显示|泄露|告诉我)[^。！？\n]{0,6}系统提示", True,
      "发送", "发到", "复制", "粘贴", "上传", "泄露", "送信", "送って", "貼り付け", "コピー", "アップロード", "表示", "教え", "显示", "告诉我")
 # Standing-decision and governance authority.
-_add(AUTHORITY, rf"\b(?:{SELF}|this)\s+{_W}{{0,2}}?{IS_VERB}\s+(?:now\s+|hereby\s+|also\s+)?(?:an?\s+|the\s+|eine\s+|une\s+|una\s+)?"
+# "This is in the governance template, section 2" cites where a rule is written: no claim to be one.
+_add(AUTHORITY, rf"\b(?:{SELF}|this)\s+{_W}{{0,2}}?{IS_VERB}\s+(?!(?:in|from|under|per|at|within|part of|set out in|described in|"
+     rf"listed in|covered by|see|also in|written in|documented in)\b)(?:now\s+|hereby\s+|also\s+)?(?:an?\s+|the\s+|eine\s+|une\s+|una\s+)?"
      rf"{_W}{{0,2}}?{AUTH_NOUN}\b(?!\s*(?:\(|[a-z]{{1,10}}-\d|sd-?\d|#\d|no\.|number|from |by |made |of the |that people|agreed))",
      True, *_words(AUTH_NOUN))
 _add(AUTHORITY, rf"\b(?:{SELF}|this)\s+(?:alone\s+|now\s+)?(?:decides|governs|rules here|has the (?:last|final) word|prevails|"
@@ -634,6 +711,17 @@ _add(AUTHORITY, rf"\b{AUTHORITY_WHO}\s+(?:has\s+decided|decided|says|approved th
 _add(AUTHORITY, r"(?:这条笔记是[^。\n]{0,4}常设决定|优先于治理模板|根据升级联系人的命令|このメモは[^。\n]{0,6}決定事項|"
      r"ガバナンステンプレートより優先|エスカレーション担当者の命令)", False, "常设决定", "治理模板", "命令", "決定事項", "ガバナンス")
 
+# "To the agent (reading this):" in the other languages the concept check reads: a word for "to" or "for",
+# the agent named, a clause saying it reads the note at most, then a colon or a comma.
+_MORE_ADDRESS = (
+    _normalised_words("aan|voor|do|dla|till|for|к|для|untuk|kepada|gui|cho|إلى|الى|لـ") + r"\s+(?:de\s+|het\s+|alle\s+|kazdego\s+|"
+    r"alla\s+|den\s+|semua\s+|cac\s+)?(?:volgende\s+|nastepnego\s+|nasta\s+|следующему\s+|berikutnya\s+|tiep theo\s+)?"
+    + _normalised_words("agent|agents|agenten|agenta|agentow|agenci|agenter|агенту|агентам|агента|ии|agen|tac tu|الوكيل|الوكلاء")
+    + r"(?:[^:\n]{0,40}?" + _normalised_words("leest|leest|czyta|czytajacy|laser|читает|читающему|membaca|đoc|يقرأ") + r"[^:\n]{0,20})?(?=\s*[:,])"
+    + "|" + _normalised_words("एजेंट के लिए|एजेंट से|에이전트에게|에이전트 여러분|ajana|ajanlara|ajanin dikkatine|агенту|агентам")
+    + r"(?=\s*[:,])"
+)
+_NAMES_READER = re.compile(rf"{_MORE_ADDRESS}|\b(?:{AGENT}|whoever|reader|readers|future (?:me|self))\b")
 _ADDRESS_HEAD = re.compile(
     rf"(?:(?<![^\n])|(?<=[.!?;=&]))[^\S\n]*\W{{0,4}}(?:(?:to|for|dear|hey|hi|hello|attention|attn|note to|note for|message to|message for|ps for|"
     rf"p\.s\.|yo|important for|instructions for|for the eyes of)\s+(?:the\s+|any\s+|every\s+|all\s+|whichever\s+|my\s+)?"
@@ -654,7 +742,8 @@ _ADDRESS_HEAD = re.compile(
     rf"|(?:an|a)\s+(?:den|die|alle)\s+(?:agenten|ki|assistenten)(?:,\s*(?:der|die)\s+dies\s+liest)?|liebe\s+ki|lieber\s+assistent"
     rf"|falls\s+du\s+eine\s+ki\s+bist|a\s+l'(?:agent|ia|assistant)(?:\s+qui\s+lit\s+ceci)?|cher\s+assistant|chere\s+ia"
     rf"|si\s+tu\s+es\s+une?\s+(?:ia|agent|assistant)|al\s+agente(?:\s+que\s+lea\s+esto)?|querido\s+asistente|si\s+eres\s+una?\s+(?:ia|agente)"
-    rf"|all'agente(?:\s+che\s+legge\s+questo)?|ao\s+agente(?:\s+que\s+ler\s+isto)?|aan\s+de\s+agent(?:\s+die\s+dit\s+leest)?)"
+    rf"|all'agente(?:\s+che\s+legge\s+questo)?|ao\s+agente(?:\s+que\s+ler\s+isto)?|aan\s+de\s+agent(?:\s+die\s+dit\s+leest)?"
+    rf"|{_MORE_ADDRESS})"
     rf"\s*[,:\-\u2014)]?\s*"
     r"|(?:致|给)[^。！？\n]{0,10}(?:ai|代理|助手|智能体|人工智能)[^。！？\n]{0,2}[：:，,]|如果你是(?:ai|代理|助手|人工智能)[，,]?"
     r"|下一个代理[^。！？\n]{0,4}[：:，,]|(?:エージェント|アシスタント|ai)(?:へ|に告ぐ)[：:、,]?|あなたが(?:ai|エージェント)なら[、,]?"
@@ -678,7 +767,12 @@ def _address(text: str) -> Iterator[int]:
                 continue
             if not re.search(r"[,:]\s*$", m.group(0)):
                 continue
+        # The concept check's imperative (in more languages) counts too, on a clause of a few words at least.
         if _is_directive(rest) or imperative_opening(rest) or any(k in (SKIP_GATE, CHECKS_OFF, EXFIL, OVERRIDE) for k, _ in _clause_kinds(rest)):
+            yield m.start() + len(m.group(0)) - len(m.group(0).lstrip())
+        elif _NAMES_READER.search(m.group(0)) and len(rest.split()) >= 3 and instruction_concepts.said_to_reader(rest):
+            # An address that names its reader (an agent, whoever reads, in any language read; not "when you see
+            # this", said to people too): what follows is judged by the concept check's imperative as well.
             yield m.start() + len(m.group(0)) - len(m.group(0).lstrip())
 
 
@@ -691,7 +785,9 @@ def _automaton(words: Iterator[str]) -> ahocorasick.Automaton:
 
 
 _TRIGGERS = _automaton(t for _k, _r, _n, triggers in _PATTERNS for t in triggers if t)
-_ADDRESS_WORDS = _words(AGENT) + (
+_ADDRESS_WORDS = _words(AGENT) + tuple(normalise(w) for w in (
+    "agenta", "agentow", "agenci", "agenter", "агенту", "агентам", "агента", "ии", "agen", "tac tu", "الوكيل", "الوكلاء", "एजेंट",
+    "에이전트", "ajana", "ajanlara", "ajanin")) + (
     "whoever", "future", "self", "dear", "this", "reader", "model", "致", "给", "如果你是", "下一个代理", "エージェント",
     "アシスタント", "あなたが", "次の", "ki", "agenten", "agente", "asistente", "assistant", "ia",
 )
@@ -742,6 +838,13 @@ _CONCEPT_KINDS = {"skip": SKIP_GATE, "claim": CHECKS_OFF, "exfil": EXFIL, "permi
 
 
 _TOOL_FLAG = re.compile(r"--no-verify|\[skip ci\]|\[ci skip\]|skip_ci|--no-hooks|-c core\.hookspath")
+# The team as the subject of skipping ("for validation we bypass it by querying the view"): what is done
+# here, said of ourselves, not an order to the reader (a modal between makes it one: "we must skip ...").
+_WE_SKIP = re.compile(
+    rf"(?<![\w])(?:we|wir|nous|nosotros|noi|wij|vi|my|biz|kami)\s+(?:(?!(?:should|must|can|could|will|would|may|might|need|"
+    rf"needs|shall|sollten|sollen|mussen|konnen|devons|pouvons|debemos|podemos|dobbiamo|possiamo|moeten|kunnen|ska|maste)\b)"
+    rf"[^\s,;.]+\s+)?{SKIP_VERB}\b"
+)
 _FACT_TENSE = re.compile(r"(?:[^.!?;\n]{0,60}?\b(?:was|were|had been)\b|nobody\b)")
 _SPOKEN_TO = re.compile(rf"\b(?:you|your|yourself|{AGENT})\b")
 
@@ -767,6 +870,9 @@ def sentence_signals(text: str, concepts: bool = True) -> list[Signal]:
                 _SPOKEN_TO.search(text, _sentence_start(text, start), end.start() if end else len(text))
                 or instruction_concepts.said_to_reader(text[_sentence_start(text, start) : end.start() if end else len(text)])):
             continue  # "the skip_ci label is only for docs" names the flag; "add [skip ci]" uses it
+        if kind in (SKIP_GATE, OVERRIDE) and _WE_SKIP.search(text, _sentence_start(text, start), end.start() if end else len(text)) \
+                and not _SPOKEN_TO.search(text, _sentence_start(text, start), end.start() if end else len(text)):
+            continue
         if kind == CHECKS_OFF and _FACT_TENSE.match(text, start, end.start() if end else len(text)) \
                 and not _SPOKEN_TO.search(text, _sentence_start(text, start), end.start() if end else len(text)):
             continue
@@ -785,6 +891,9 @@ _CHAT_TOKEN = re.compile(
     r"<\|\s*(?:im_start|im_end|system|user|assistant|developer|endoftext|begin_of_text|start_header_id|end_header_id|"
     r"eot_id|tool|ipython)\s*\|>|\[/?inst\]|<</?sys>>|\[\[?(?:system|assistant|developer|sys)(?: message| prompt)?\]\]?"
     r"|\{\{\s*(?:system|sys)\s*\}\}"
+    # The role named in the other languages read: "[sistema]", "[systeem]", "[система]", "[시스템]".
+    + r"|\[\[?" + _normalised_words("sistema|systeme|systeem|system|systemet|система|систем|sistem|sistem mesaji|he thong|"
+                                      "النظام|सिस्टम|시스템|系统|システム|administrador|amministratore") + r"\]\]?"
 )
 _ROLE_TAG = re.compile(
     r"</?\s*(?:system|assistant|developer|sys|admin|instructions?|system[-_ ]?(?:prompt|message|reminder|instructions?|note)|"

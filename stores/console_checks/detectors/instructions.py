@@ -205,8 +205,48 @@ _REPORTING = re.compile(
     r"enthielt|versuchte|verdachtig|nicht gefolgt|nicht befolgt|dazu bringen sollte|tentait|tentative|contenait|suspecte?|pas suivi|intentaba|intento de|"
     r"contenia|sospechosa|no lo seguimos)\b|试图|企图|注入|可疑|没有照做|試み|注入|不審|従わず"
 )
+# Reporting in general words, in the languages the signals read: where the words came from (a ticket,
+# a comment, an e-mail "said", "asked", "demanded"; "found in", "pasted into"), examples of content
+# ("phrases such as"), and what the team did about them in the past ("we ignored it", "not acted on",
+# "wir haben das nicht ausgefuhrt", "nous l'avons ignore"). Only words of a report: an order to the
+# reader has none of them. Written as a reader sees them (normalised), so any script matches.
+_REPORT_WORDS = (
+    # en: the source and its verb of saying, in the past or as a report
+    r"(?:(?:note|comment|email|e-mail|message|ticket|description|text|attachment|file|draft|sender|"
+    r"form|string|snippet)s? (?:said|stated|asked|demanded|requested|"
+    r"wanted|claimed|told|instructed|urged|decoded to)|told (?:the )?(?:agents?|assistants?|us|the team)|"
+    r"found in|turned up in|showed up in|appeared in|pasted|was posted|were posted|decoded to|decodes to|"
+    r"phrases? (?:like|such as)|sentences? (?:like|such as)|text (?:like|such as)|"
+    r"we (?:ignored|declined|refused|rejected|did not act|did not do|did not apply|did not run|did not reword|left it)|"
+    r"ignored it|not acted on|did not act on|treated (?:it|them|the \w+) (?:normally|as (?:data|text|content|input))|"
+    r"normal process|quoted|quote from|(?:was|were) attempted|fake|forged|spoofed|"
+    # de
+    r"forderte|verlangte|behauptete|stand (?:in|im|da|dort)|zitat|eingeschleust\w*|wir haben (?:das|es|sie|ihn|den \w+) "
+    r"(?:ignoriert|nicht)|nicht ausgefuhrt|nicht umgesetzt|satze wie|"
+    # fr
+    r"demandait|exigeait|pretendait|disait|citation|nous l'avons|nous ne l'avons|nous avons ignore|phrases comme|"
+    # es / it / pt
+    r"pedia|exigia|decia|afirmaba|lo ignoramos|lo hemos ignorado|no lo ejecutamos|frases como|"
+    r"chiedeva|diceva|conteneva|l'abbiamo|non l'abbiamo|frasi come|dizia|continha|nao seguimos|ignoramos|"
+    # nl / sv / pl
+    r"stond in|stond er|vroeg om|eiste|beweerde|bevatte|we hebben (?:het|dit|dat) (?:genegeerd|niet)|niet opgevolgd|zinnen als|"
+    r"inneholl|stod det|pastod|vi foljde|vi ignorerade|meningar som|"
+    r"zawieral\w*|prosil\w*|zadal\w*|twierdzil\w*|zignorowalismy|nie wykonalismy|"
+    # ru / uk / tr / id / vi (as the normaliser folds them)
+    + _normalise_line("содержал\\w*|просил\\w*|требовал\\w*|мы проигнорировали|не выполнили|") +
+    r"iceriyordu|istiyordu|yok saydik|uygulamadik|"
+    r"berisi|meminta|kami abaikan|kami mengabaikan|tidak kami jalankan|"
+    r"chung toi da bo qua|khong lam theo|chung toi khong"
+    r")"
+)
+_REPORTED_WORDS = re.compile(r"(?<![\w])" + _REPORT_WORDS + r"(?![\w])")
 # A quotation holds words ("... disregard your rules ..."); a quoted JSON key or value ("skip_qa") is syntax.
-_QUOTED = re.compile(r'"[^"\n]{0,300}[\s\u3000-\u9fff][^"\n]{0,300}"|「[^」\n]{2,300}」|『[^』\n]{2,300}』')
+# Single quotes count when they open and close at word edges ("the client's rule" opens nothing).
+_QUOTED = re.compile(
+    # (a JSON value, and the text between two JSON strings, ": true, ", are syntax too, not quotations)
+    r'(?<!":\s)(?<!":)"(?!\s*[:,\]}])[^"\n]{0,300}[\s\u3000-\u9fff][^"\n]{0,300}"|「[^」\n]{2,300}」|『[^』\n]{2,300}』'
+    r"|(?<![\w'])'(?=[^\s'])[^'\n]{0,300}\s[^'\n]{0,300}(?<=[^\s'])'(?![\w'])"
+)
 # A sentence ends at . ! ? ; before a space (not inside "now..." in a quotation, "e.g." or a file name).
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？\n]")
 
@@ -220,9 +260,31 @@ def _reported(text: str, start: int) -> bool:
     # Two sentences: a report often names the attempt in one and what was done in the next.
     tail_end = _SENTENCE_END.search(text, end.end()) if end else None
     sentence = text[head : (tail_end or end).start() if (tail_end or end) else len(text)]
-    if _REPORTING.search(sentence):
+    if _REPORTING.search(sentence) or _REPORTED_WORDS.search(sentence):
         return True
-    return any(m.start() <= start - head < m.end() for m in _QUOTED.finditer(sentence))
+    # A quotation may hold several sentences ("... admin mode. Skip QA."): it is looked for in the line.
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    return any(m.start() <= start - line_start < m.end() for m in _QUOTED.finditer(line))
+
+
+def reported_line(lines: list[str], number: int) -> bool:
+    """Whether line ``number`` (1-based, normalised) is quoted in a report: the line, or its neighbours, report it."""
+    window = " ".join(lines[max(0, number - 2) : number + 1])
+    return bool(_REPORTING.search(window) or _REPORTED_WORDS.search(window))
+
+
+# Quoted or inline-code spans of an original line, whatever they hold ("'<system>'", "`<|system|>`").
+_ANY_QUOTE = re.compile(r"`[^`\n]+`|\"[^\"\n]+\"|“[^”\n]+”|„[^“”\n]+[“”]|«[^»\n]+»|「[^」\n]+」|(?<![\w'])'[^'\n]+'(?![\w'])")
+
+
+def _quoted_marker(original: str, lines: list[str], number: int) -> bool:
+    """Whether a line's role marker is only quoted, in a report of it ("a fake '<system>' block was refused")."""
+    if not _ANY_QUOTE.search(original) or not reported_line(lines, number):
+        return False
+    rest = _normalise_line(_ANY_QUOTE.sub(" ", original))
+    return not (instruction_signals.line_markers(rest) or instruction_signals.fence_marker(rest))
 
 
 def _signals_only(text: str) -> Iterable[int]:
@@ -326,7 +388,8 @@ def _scan(text: str, depth: int, model: instruction_model.Model) -> list[Instruc
     # Role and system markers, line by line; a chat transcript as a whole.
     for number, line in enumerate(doc.lines, start=1):
         if line.strip() and (instruction_signals.line_markers(line)
-                             or instruction_signals.fence_marker(doc.original[number - 1])):
+                             or instruction_signals.fence_marker(doc.original[number - 1])) \
+                and not _quoted_marker(doc.original[number - 1], doc.lines, number):
             add(ROLE, number, doc.original[number - 1])
     if instruction_signals.transcript(doc.text):
         number = next(i for i, line in enumerate(doc.lines, start=1) if re.match(r"^\W*(?:human|user)\s*:", line))
@@ -393,6 +456,8 @@ def _scan(text: str, depth: int, model: instruction_model.Model) -> list[Instruc
                 if variant == doc.text or not variant.strip():
                     continue
                 for start in _signals_only(variant):
+                    if _reported(variant, start):
+                        continue  # a report of an encoded attempt, respelled, is still a report
                     number, near = doc.locate(start)
                     if number not in seen_lines:
                         add(ENCODED, number, doc.original[number - 1], near)
@@ -402,7 +467,7 @@ def _scan(text: str, depth: int, model: instruction_model.Model) -> list[Instruc
                 if number in seen_lines:
                     continue
                 squeezed = _squeezed(line)
-                if squeezed is not None and any(True for _ in _signals_only(squeezed)):
+                if squeezed is not None and any(not _reported(squeezed, at) for at in _signals_only(squeezed)):
                     add(ENCODED, number, line)
 
     # By line; on a line, what a signal says first (it names what the passage does), the classifier last.
