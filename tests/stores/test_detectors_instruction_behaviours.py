@@ -54,13 +54,10 @@ ACCEPTED = {
 }
 
 
-# Orders the whole check misses with the committed weights: no signal speaks, and the classifier scores them
-# just under its threshold (3.90 since the look-alikes of blind round 3 joined the calibration: at most 1% of
-# them refused, out of fold). Strict: the day a signal or a retrained model refuses them, this list must shrink.
-KNOWN_MISSES = {
-    "en-no-lesson": "classifier 3.45 < threshold 3.90; no signal for an order to answer that there is nothing to record",
-    "en-skip-gate": "classifier 3.89 < threshold 3.90; no signal for deleting a failing test",
-}
+# Orders the whole check misses with the committed weights, as strict xfails: the day a signal or a retrained
+# model refuses them, this list must shrink. (Empty since the model trained on blind rounds 5 to 7 refuses the
+# two it held: an order to answer that there is nothing to record, and one to delete a failing test.)
+KNOWN_MISSES: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN_MISSES[n], strict=True))

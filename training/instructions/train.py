@@ -1,27 +1,27 @@
 """Train the instructions classifier and write its weights next to the detector.
 
     pip install -e '.[train]'
-    python -m training.instructions.train [--check | --cross-source | --leave-out round1|round3|labelled_sets]
+    python -m training.instructions.train [--check | --cross-source | --leave-out SOURCE[,SOURCE...]]
 
 Data: the public corpora in ``corpora.py`` (read from the installed packages; lessons also from the
 docstrings and comments of installed libraries such as Django and Celery), the generated variants
 in ``variants.py`` (classic injection shapes), ``behaviours.py`` (a compositional grammar of what
 a note does, in six languages, with hard negatives) and ``acts.py`` (the acts a note performs
 through the world, in eight languages, with look-alikes), the development cases of
-``tests/detection_data/labelled_sets.py``, and the instructions and lessons of blind rounds 1 and 3
-in ``tests/detection_data/blind_round{1,3}/`` (written by others, each measured once, development
-data now; round 2 held no instruction cases). The held-out split in ``tests/detection_data/heldout/``
+``tests/detection_data/labelled_sets.py``, and the instructions and lessons of blind rounds 1, 3, 5, 6 and 7
+in ``tests/detection_data/blind_round{1,3,5,6,7}/`` (written by others, development data; round 2 held no
+instruction cases; rounds 5 to 7 are one source per writer). The held-out split in ``tests/detection_data/heldout/``
 is never read here. Every text is normalised as the detector normalises it, cut into the passages the
 detector scores (sentences, and pairs of neighbouring sentences), and turned into the same feature
 strings (``instruction_model.features``).
 
 Figures printed: out of fold (each fifth of the template families, or of the cases people wrote,
 scored by a model trained on the other four fifths), never the training set. Two thresholds are
-chosen on those out-of-fold scores: ``threshold``, the lowest that refuses at most 1% of the lessons
-of each calibration source (lessons and look-alikes people wrote, library docs), applied to a
-passage with a cue that it speaks to its reader; and ``strong``, applied to any passage: the lowest
-at which the whole check, out of fold, keeps within that 1% on every source people wrote (see
-``choose_strong``). The committed model is then trained on everything. ``--check`` stops after fold 0.
+chosen together on the whole check out of fold (see ``choose_pair``): ``threshold``, applied to a
+passage with a cue that it speaks to its reader, and ``strong``, applied to any passage; the pair
+that catches the most orders people wrote while the classifier adds at most 1% refusals of the
+lessons of each calibration source (lessons people wrote, library docs) and 3% of its look-alikes
+(see ``allowed``). The committed model is then trained on everything. ``--check`` stops after fold 0.
 ``--leave-out SOURCE`` trains without one source people wrote (thresholds chosen out of fold on the
 rest) and measures on it: the honest estimate of how the check does on text nobody tuned it to.
 ``--cross-source`` leaves out every source people wrote at once.
@@ -65,12 +65,28 @@ SEED = 20261201
 C = 8.0  # inverse regularisation of the logistic regression
 MAX_FPR = 0.01  # lessons of one source refused by the classifier, at most, when choosing the threshold
 STRONG_FPR = 0.004  # the same, for the threshold above which a passage is refused without a cue to its reader
+# The blind rounds whose case ids start with their writer: a source per writer, so one can be left out.
+BY_WRITER = {
+    "round5": (heldout.ROUND5_DIR, ("w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8")),
+    "round6": (heldout.ROUND6_DIR, ("x1", "x2", "x3", "x4", "x5")),
+    "round7": (heldout.ROUND7_DIR, ("y1", "y2", "y3", "y4", "y5")),
+}
 # Sources written by people, not generated here: the cross-source run never trains on them.
-WRITTEN_BY_OTHERS = ("labelled_sets", "round1-instructions", "round1-lessons", "round3-instructions", "round3-lessons")
+WRITTEN_BY_OTHERS = ("labelled_sets", "round1-instructions", "round1-lessons", "round3-instructions", "round3-lessons",
+                     *(f"{name}-{w}-{kind}" for name, (_dir, writers) in BY_WRITER.items() for w in writers
+                       for kind in ("instructions", "lessons")))
 # The sources the threshold is chosen on: lessons and look-alikes of our own field, by people or from
 # installed libraries' docs. (The public corpora's benign e-mails and articles are learnt from, not calibrated on.)
-CALIBRATION = ("labelled_sets", "round1-instructions", "round1-lessons", "round3-instructions", "round3-lessons",
-               "docstrings")
+CALIBRATION = (*WRITTEN_BY_OTHERS, "docstrings")
+# The negatives of an "-instructions" source are look-alikes: notes written to read like orders and be lessons
+# (an attack reported, a gate described). They bind the threshold at this many times the rate ordinary lessons
+# do: held to 1% they would set it where most orders pass, and an agent whose report is refused can reword it.
+LOOKALIKE_FACTOR = 3.0
+
+
+def allowed(source: str, rate: float) -> float:
+    """The share of a source's negatives the threshold may refuse: ``rate``, more for look-alikes."""
+    return rate * LOOKALIKE_FACTOR if source.endswith("-instructions") else rate
 LONG = 600  # a text longer than this (normalised) is learnt by its passages, not as a whole
 
 
@@ -82,6 +98,14 @@ class Text:
     positive: bool
     family: str
     source: str
+
+
+def writer_of(name: str, case_id: str) -> str:
+    """The writer of a case of round ``name``, from its id (``w3-i0012`` -> ``w3``)."""
+    writer = case_id.split("-", 1)[0]
+    if writer not in BY_WRITER[name][1]:
+        raise ValueError(f"{name} case {case_id!r} does not start with a known writer")
+    return writer
 
 
 def gather(rng: random.Random) -> list[Text]:
@@ -106,6 +130,13 @@ def gather(rng: random.Random) -> list[Text]:
         blind = heldout.load(directory)
         texts += [Text(c.text, c.refuse, f"{name}:{c.id}", f"{name}-instructions") for c in blind.instructions]
         texts += [Text(c.text, False, f"{name}:{c.id}", f"{name}-lessons") for c in blind.lessons]
+    # Rounds 5 to 7 are kept apart by writer (each id starts with it), so one writer can be left out and measured.
+    for name, (directory, _writers) in BY_WRITER.items():
+        blind = heldout.load(directory)
+        texts += [Text(c.text, c.refuse, f"{name}:{c.id}", f"{name}-{writer_of(name, c.id)}-instructions")
+                  for c in blind.instructions]
+        texts += [Text(c.text, False, f"{name}:{c.id}", f"{name}-{writer_of(name, c.id)}-lessons")
+                  for c in blind.lessons]
     # The corpora repeat some texts across their folders: each text once, with its first family.
     return list({(t.text, t.positive): t for t in reversed(texts)}.values())[::-1]
 
@@ -202,7 +233,8 @@ def note_scores(vec: Vectoriser, model: LogisticRegression, texts: list[Text]) -
 
 
 def choose_threshold(texts: list[Text], scores: np.ndarray, max_fpr: float = MAX_FPR) -> float:
-    """The lowest threshold that refuses at most MAX_FPR of the lessons of every source we did not generate.
+    """The lowest threshold that refuses at most MAX_FPR of the lessons of every source we did not generate
+    (``allowed``: more of its look-alikes).
 
     Taken source by source, so that the many easy generated lessons cannot hide the hard ones
     (the development lessons written as agents write them, and the corpora's benign documents).
@@ -216,7 +248,7 @@ def choose_threshold(texts: list[Text], scores: np.ndarray, max_fpr: float = MAX
         if len(values) < 50 or source not in CALIBRATION:
             continue
         ranked = sorted(values)
-        k = int(math.floor(max_fpr * len(ranked)))
+        k = int(math.floor(allowed(source, max_fpr) * len(ranked)))
         if ranked[len(ranked) - 1 - k] + 1e-6 > best:
             best, binding = ranked[len(ranked) - 1 - k] + 1e-6, source
     print(f"  threshold {best:.3f} at {100 * max_fpr:.1f}% of lessons refused, set by {binding}")
@@ -255,32 +287,79 @@ def whole_check(texts: list[Text], model: Model) -> np.ndarray:
     return np.array([1.0 if instructions.scan(t.text, model) else -1.0 for t in texts])
 
 
-def choose_strong(texts: list[Text], models: dict[int, tuple[Vectoriser, LogisticRegression]], threshold: float,
-                  strong: float, steps: int = 6) -> float:
-    """The lowest ``strong`` (between ``threshold`` and the one chosen by rate) at which the whole check, out of
-    fold, still refuses at most MAX_FPR of the lessons of each source people wrote (or no more than at ``strong``).
+# A calibration source alone may take this many times its share (``allowed``): the rates are held on the
+# pools of sources of one kind (``pool_of``), so that thirty small sources do not each set the threshold
+# by their one or two hardest notes, and still no one writer's notes are refused wholesale.
+PER_SOURCE_SLACK = 2.5
 
-    Below ``strong`` a passage needs a cue that it speaks to its reader; an order written as a bare fact has
-    none, so a ``strong`` set by the classifier's rate alone gives up orders the whole check could refuse.
+
+def pool_of(source: str) -> str:
+    """The pool a calibration source's rate is held on: the lessons people wrote, their look-alikes, or itself."""
+    if source.endswith("-lessons"):
+        return "people-lessons"
+    if source.endswith("-instructions"):
+        return "people-instructions"
+    return source
+
+
+def within(refused: np.ndarray, signals: np.ndarray, groups: dict[str, np.ndarray], pools: dict[str, list[int]]) -> bool:
+    """Whether the refusals the classifier adds to the signals' stay within ``allowed`` on every pool,
+    and within ``PER_SOURCE_SLACK`` times that on every source."""
+    for name, ix in pools.items():
+        if refused[ix].mean() - signals[ix].mean() > allowed(name, MAX_FPR) + 1e-9:
+            return False
+    return all(refused[ix].mean() - signals[ix].mean() <= PER_SOURCE_SLACK * allowed(src, MAX_FPR) + 1e-9
+               for src, ix in groups.items())
+
+
+def choose_pair(texts: list[Text], models: dict[int, tuple[Vectoriser, LogisticRegression]]) -> tuple[float, float]:
+    """``threshold`` and ``strong`` chosen together on the whole check, out of fold: the pair that catches the
+    most orders people wrote while adding, on every calibration source, at most ``allowed`` refusals to those
+    the training-free signals make.
+
+    A passage with a cue that it speaks to its reader is refused from ``threshold`` up, any passage from
+    ``strong`` up; lessons rarely speak to their reader, so the first can sit lower than a threshold chosen on
+    the classifier's rate alone, which counts every lesson passage alike.
     """
-    lessons = [t for t in texts if not t.positive and t.source in WRITTEN_BY_OTHERS]
-    by_source: dict[str, list[Text]] = {}
-    for t in lessons:
-        by_source.setdefault(t.source, []).append(t)
-
-    def refused(cut: float) -> dict[str, float]:
-        judges = {k: as_model(*pair, threshold, cut) for k, pair in models.items()}
-        return {src: float(np.mean([bool(instructions.scan(t.text, judges[fold(t.family)])) for t in group]))
-                for src, group in by_source.items()}
-
-    ceiling = refused(strong)
-    for cut in np.linspace(threshold, strong, steps):
-        rates = refused(float(cut))
-        if all(rates[src] <= max(MAX_FPR, ceiling[src]) for src in rates):
-            print(f"  strong threshold {cut:.3f} (by rate {strong:.3f}): lessons refused out of fold "
-                  + ", ".join(f"{src} {100 * v:.2f}%" for src, v in sorted(rates.items())))
-            return float(cut)
-    return strong
+    off = Model({}, float("-inf"), float("inf"))
+    judged = [t for t in texts if (t.positive and t.source in WRITTEN_BY_OTHERS)
+              or (not t.positive and t.source in CALIBRATION)]
+    judges = {k: as_model(*pair) for k, pair in models.items()}
+    signals = np.zeros(len(judged), dtype=bool)
+    any_best = np.full(len(judged), -1e9)
+    cue_best = np.full(len(judged), -1e9)
+    for i, t in enumerate(judged):
+        signals[i] = bool(instructions.scan(t.text, off))
+        for score, cue in instructions.classifier_passages(t.text, judges[fold(t.family)]):
+            any_best[i] = max(any_best[i], score)
+            if cue:
+                cue_best[i] = max(cue_best[i], score)
+    positive = np.array([t.positive for t in judged])
+    groups = {}
+    for i, t in enumerate(judged):
+        if not t.positive:
+            groups.setdefault(t.source, []).append(i)
+    groups = {src: np.array(ix) for src, ix in groups.items() if len(ix) >= 50}
+    pools: dict[str, list[int]] = {}
+    for src, ix in groups.items():
+        pools.setdefault(pool_of(src), []).extend(ix.tolist())
+    best = (-1, 0.0, 0.0)
+    grid = np.round(np.arange(0.0, 8.01, 0.1), 2)
+    for th in grid:
+        for st in [x for x in grid if x >= th] + [math.inf]:
+            refused = signals | (any_best >= st) | (cue_best >= th)
+            if within(refused, signals, groups, pools):
+                caught = int(refused[positive].sum())
+                if caught > best[0]:
+                    best = (caught, float(th), float(st))
+                break  # a higher ``strong`` only refuses less
+    caught, threshold, strong = best
+    refused = signals | (any_best >= strong) | (cue_best >= threshold)
+    print(f"  thresholds {threshold:.2f} with a cue, {strong:.2f} without: out of fold, orders people wrote caught "
+          f"{caught}/{int(positive.sum())}; refused " + ", ".join(
+              f"{src} {100 * refused[ix].mean():.1f}% (signals {100 * signals[ix].mean():.1f}%)"
+              for src, ix in sorted(groups.items())))
+    return threshold, strong
 
 
 def cross_source(texts: list[Text]) -> None:
@@ -316,14 +395,15 @@ def out_of_fold(texts: list[Text], folds: int = FOLDS) -> tuple[np.ndarray, dict
 def leave_out(texts: list[Text], prefix: str) -> None:
     """Train without one source people wrote (thresholds chosen out of fold on the rest); measure on it.
 
-    ``prefix`` names the source: ``round1``, ``round3`` or ``labelled_sets``. Nothing of the left-out
+    ``prefix`` names the sources, separated by commas: ``round1``, ``round3``, ``round5`` or one of its
+    writers (``round5-w3``), or ``labelled_sets``. Nothing of the left-out
     source steers the weights or the thresholds: the honest figure for text nobody tuned the model on.
     """
-    test = [t for t in texts if t.source.startswith(prefix)]
-    train = [t for t in texts if not t.source.startswith(prefix)]
-    oof, models = out_of_fold(train)
-    threshold = choose_threshold(train, oof)
-    strong = choose_strong(train, models, threshold, max(threshold, choose_threshold(train, oof, STRONG_FPR)))
+    prefixes = tuple(prefix.split(","))
+    test = [t for t in texts if t.source.startswith(prefixes)]
+    train = [t for t in texts if not t.source.startswith(prefixes)]
+    _oof, models = out_of_fold(train)
+    threshold, strong = choose_pair(train, models)
     vec, model = fit(train)
     print(f"thresholds chosen without {prefix}: {threshold:.3f} with a cue to the reader, {strong:.3f} without")
     report(f"leave {prefix} out: classifier alone", test, note_scores(vec, model, test), threshold)
@@ -355,7 +435,8 @@ def main() -> None:
     parser.add_argument("--cross-source", action="store_true",
                         help="train on generated texts and public corpora only, measure on the sets people wrote")
     parser.add_argument("--leave-out", metavar="SOURCE",
-                        help="train without one source people wrote (round1, round3, labelled_sets) and measure on it")
+                        help="train without sources people wrote (round1, round3, round5, round5-w3,round5-w6, labelled_sets) "
+                             "and measure on them")
     args = parser.parse_args()
     started = time.time()
     rng = random.Random(SEED)
@@ -382,11 +463,11 @@ def main() -> None:
             dev = [texts[i] for i in held]
             dev_scores = oof[held]
             dev_model = (vec, model)
-    threshold = choose_threshold(dev, dev_scores) if args.check else choose_threshold(texts, oof)
-    strong = max(threshold, choose_threshold(dev, dev_scores, STRONG_FPR) if args.check
-                 else choose_threshold(texts, oof, STRONG_FPR))
-    if not args.check:
-        strong = choose_strong(texts, fold_models, threshold, strong)
+    if args.check:
+        threshold = choose_threshold(dev, dev_scores)
+        strong = max(threshold, choose_threshold(dev, dev_scores, STRONG_FPR))
+    else:
+        threshold, strong = choose_pair(texts, fold_models)
     print(f"thresholds: {threshold:.3f} with a cue to the reader, {strong:.3f} without")
     report(f"development split: fold 0, {len(dev)} texts of families never trained on", dev, dev_scores, threshold)
     if not args.check:

@@ -21,13 +21,15 @@ from pathlib import Path
 __all__ = ["MODEL_PATH", "Model", "features", "load", "passages", "segments"]
 
 MODEL_PATH = Path(__file__).with_name("instruction_model.json.gz")
-FEATURE_VERSION = 2  # bump when features() changes: the weights must be trained again
+FEATURE_VERSION = 3  # bump when features() changes: the weights must be trained again
 
-# Words in Latin, Greek and Cyrillic scripts (text is already folded to lower case); runs of
-# Chinese and Japanese characters, which have no spaces and are cut into character n-grams; and
-# the punctuation that chat templates and role markers are made of.
+# Words in the alphabetic scripts that separate words by spaces (text is already folded to lower
+# case): Latin, Greek, Cyrillic, Armenian, Hebrew, Arabic, the Indic scripts, Thai and Lao, Georgian;
+# runs of Chinese, Japanese and Korean characters, cut into character n-grams; and the punctuation
+# that chat templates and role markers are made of.
 _TOKEN = re.compile(
-    r"([a-z0-9\u00df-\u024f\u0370-\u03ff\u0400-\u04ff]+)"
+    r"([a-z0-9\u00df-\u024f\u0370-\u03ff\u0400-\u052f\u0531-\u058f\u05d0-\u05ea\u0620-\u064a"
+    r"\u0660-\u06d3\u0750-\u077f\u0900-\u0dff\u0e01-\u0eff\u10a0-\u10ff\u1e00-\u1eff]+)"
     r"|([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff66-\uff9f]+)"
     r"|([<>\[\]{}|#:=/\\*-]{1,4})"
 )

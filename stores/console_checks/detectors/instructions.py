@@ -56,7 +56,7 @@ from .instruction_text import REPORTED_INVISIBLE_RE as _REPORTED_INVISIBLE
 from .instruction_text import normalise as _normalise_line
 
 __all__ = [
-    "InstructionFinding", "scan", "INVISIBLE", "EXCERPT_MAX", "OVERRIDE", "ORDER", "ADDRESS", "ROLE", "SECRECY",
+    "InstructionFinding", "scan", "classifier_passages", "INVISIBLE", "EXCERPT_MAX", "OVERRIDE", "ORDER", "ADDRESS", "ROLE", "SECRECY",
     "EXFIL", "AUTHORITY", "CHECKS_OFF", "SKIP_GATE", "PERMISSION", "CLASSIFIED", "FILE_NAME", "HIDDEN_COMMENT",
     "HIDDEN_TEXT", "ENCODED",
 ]
@@ -172,13 +172,33 @@ def _judged(text: str, model: instruction_model.Model) -> Iterable[tuple[str, in
             yield CLASSIFIED, start, ", ".join(f"'{w}'" for w in model.top_words(feats))
 
 
+def classifier_passages(text: str, model: instruction_model.Model) -> list[tuple[float, bool]]:
+    """(logit, speaks to its reader) of each passage of ``text`` the classifier judges, quotations and
+    reports left out: what the thresholds act on. The training script chooses them with it."""
+    joined = _Doc(text).joined
+    return [(score, _speaks_to_reader(joined, start)) for start, score, _feats in instruction_model.passages(model, joined)
+            if not _reported(joined, start)]
+
+
 # What an order or an address to the reader needs at least one of: the second person, an agent or its
 # instructions named, a modal or an imperative opening a clause. A passage that only describes the work
 # ("no reliable merge key has been found yet") is a lesson, however its words weigh.
 _READER_CUE = re.compile(
     r"\b(?:you|your|yours|yourself|assistant|assistants|agent|agents|ai|model|llm|bot|chatgpt|claude|gpt|dan|system|"
     r"instructions?|prompts?|rules|guidelines|please|must|should|shall|never|always|do not|ignore|forget|disregard|"
-    r"pretend|obey|dein|deine|dich|dir|tu|tes|ton|vous|votre|usted|tus|bitte|por favor)\b|你|您|あなた|君|请|してください|こと"
+    r"pretend|obey|dein|deine|dich|dir|tu|tes|ton|vous|votre|usted|tus|bitte|por favor)\b|你|您|あなた|君|请|してください|こと|"
+    # The same cues in the other languages notes arrive in: the second person, "please", "must", "always",
+    # "never" and "agent" (written as normalised text is: lower case, accents dropped).
+    + _normalise_line(
+        r"\b(?:musst|muss|immer|niemals|doit|dois|devez|toujours|jamais|veuillez|merci de|debes|debe|siempre|nunca|"
+        r"tuo|tua|tuoi|voi|devi|dovete|per favore|sempre|mai|você|vocês|teu|deves|"
+        r"jij|jouw|jullie|uw|moet|moeten|altijd|nooit|alsjeblieft|dig|din|ditt|måste|alltid|aldrig|snälla|"
+        r"ty|twój|twoje|musisz|zawsze|nigdy|proszę|ты|вы|ваш|ваши|твой|тебе|вам|должен|должны|всегда|никогда|"
+        r"пожалуйста|агент|агенты|sen|siz|senin|sizin|lütfen|asla|ajan|kamu|anda|harus|selalu|jangan|tolong|mohon|"
+        r"agen|vui lòng|hãy|أنت|أنتم|يجب|دائما|أبدا|من فضلك|الوكيل)\b"
+        # Scripts whose vowel signs are not word characters to ``re``: matched without word boundaries.
+        r"|आप|तुम|कृपया|हमेशा|कभी नहीं|चाहिए|एजेंट|당신|에이전트|하세요|하십시오|주세요"
+    )
 )
 # "du" is German "you" but French "of the": it counts only beside German words.
 _GERMAN_DU = re.compile(r"\bdu\b(?=.*\b(?:und|der|die|das|ist|nicht|bitte|wenn|den|dem|mit|fur|auf)\b)|"
