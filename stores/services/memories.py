@@ -209,9 +209,10 @@ def memory_create(
         check_change(ChangeRequest(
             writer=writer, store=locked, operation=Operation.CREATE, path=path, content=content, read_with_lock=read,
         ))
-        # One round trip for both the path conflict and the per-store cap.
+        # One round trip for both the path conflict and the per-store cap. Neither count names the id,
+        # so PostgreSQL can answer from the index of live paths alone, without reading each note's row.
         counts = Memory.objects.filter(store=locked, deleted_at__isnull=True).aggregate(
-            live=Count("id"), conflicts=Count("id", filter=_conflict_q(path))
+            live=Count("*"), conflicts=Count("path", filter=_conflict_q(path))
         )
         if counts["conflicts"]:
             conflict = path_conflict(locked, path)
