@@ -73,8 +73,25 @@ class Writer:
 
 
 @dataclass(frozen=True)
+class ReadWithLock:
+    """What a service read in the very statement that locked the store, so no check asks for it again.
+
+    The client-detail check needs the client registry's version (to know whether its matcher is
+    current) and, in a project store, the name of the project's client; a create reads both beside
+    the store's row (``what_client_detail.LOCK_READS``), saving two round trips on every create.
+    """
+
+    registry_version: int | None
+    own_client: str | None
+
+
+@dataclass(frozen=True)
 class ChangeRequest:
-    """One change asked of a store. ``current`` is the memory as saved, read under the store's lock."""
+    """One change asked of a store. ``current`` is the memory as saved, read under the store's lock.
+
+    ``read_with_lock`` is what the service already read with that lock, when it did; a check reads
+    for itself whatever it does not hold.
+    """
 
     writer: Writer
     store: Store
@@ -84,6 +101,7 @@ class ChangeRequest:
     content: str | None = None  # the text the change brings, if any
     base_sha256: str | None = None
     current: Memory | None = None
+    read_with_lock: ReadWithLock | None = None
 
     @property
     def brought_path(self) -> str | None:

@@ -12,14 +12,25 @@ import threading
 
 from django.db import connection
 
-from stores.models import Client, JiraProject, RegistryVersion, StoreKind
+from stores.models import Client, JiraProject, RegistryVersion, Store, StoreKind
 
 from .detectors.client_detail import ClientDetailMatcher, ClientTerm
 from .reasons import Reason
-from .request import ChangeRequest, Decision, refuse
+from .request import ChangeRequest, Decision, ReadWithLock, refuse
 
 _lock = threading.Lock()
 _cached: tuple[object, ClientDetailMatcher] | None = None
+
+_REGISTRY_VERSION_SQL = f"SELECT version FROM {RegistryVersion._meta.db_table} WHERE id = 1"
+
+# What this check reads, as SQL expressions over a row of the store table, for a service that reads
+# them in the statement that locks the store (``ReadWithLock``, in that order): the registry's
+# version, and the name of the client whose project store it is (NULL for other kinds).
+LOCK_READS = (
+    f"({_REGISTRY_VERSION_SQL})",
+    f"(SELECT c.name FROM {JiraProject._meta.db_table} p JOIN {Client._meta.db_table} c ON c.id = p.client_id "
+    f"WHERE p.id = {Store._meta.db_table}.project_id)",
+)
 
 
 def _registry_version() -> int | None:
@@ -29,7 +40,7 @@ def _registry_version() -> int | None:
     makes it again with a new number.
     """
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT version FROM {RegistryVersion._meta.db_table} WHERE id = 1")
+        cursor.execute(_REGISTRY_VERSION_SQL)
         row = cursor.fetchone()
     return None if row is None else row[0]
 
@@ -48,14 +59,15 @@ def registry_terms() -> list[ClientTerm]:
     return terms
 
 
-def current_matcher() -> ClientDetailMatcher:
+def current_matcher(read: ReadWithLock | None = None) -> ClientDetailMatcher:
     """The automaton for the registry as it is now, rebuilt only when the registry's version moved.
 
-    The version is read on every call, so a change made by any process (a key renamed in the
-    admin) reaches this one on its next check.
+    The version is read on every call (or given, as ``read`` holds it, read with the store's lock
+    for this very change), so a change made by any process (a key renamed in the admin) reaches
+    this one on its next check.
     """
     global _cached
-    version = _registry_version()
+    version = read.registry_version if read is not None else _registry_version()
     with _lock:
         if _cached is not None and _cached[0] == version:
             return _cached[1]
@@ -72,6 +84,8 @@ def _own_client(req: ChangeRequest) -> str | None:
     """The name of the client whose project store this is."""
     if not req.store.project_id:
         return None
+    if req.read_with_lock is not None:
+        return req.read_with_lock.own_client
     return JiraProject.objects.filter(pk=req.store.project_id).values_list("client__name", flat=True).first()
 
 
@@ -80,11 +94,11 @@ def check_client_detail(req: ChangeRequest) -> Decision | None:
     if req.content is None and req.brought_path is None:
         return None
     if req.store.kind in SHARED_ACROSS_CLIENTS:
-        return client_detail_refusal(req, current_matcher())
+        return client_detail_refusal(req, current_matcher(req.read_with_lock))
     if req.store.kind == StoreKind.PROJECT:
         own = _own_client(req)
         if own is not None:
-            return client_detail_refusal(req, current_matcher(), own_client=own)
+            return client_detail_refusal(req, current_matcher(req.read_with_lock), own_client=own)
     return None
 
 

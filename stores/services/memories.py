@@ -16,9 +16,10 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from stores.console_checks import what_client_detail
 from stores.console_checks.pipeline import decide
 from stores.console_checks.reasons import Reason
-from stores.console_checks.request import ChangeRequest, Writer
+from stores.console_checks.request import ChangeRequest, ReadWithLock, Writer
 from stores.errors import InvalidRequest, NotFound, PathConflict, Refused
 from stores.ids import new_version_id
 from stores.models import Memory, Store
@@ -44,6 +45,29 @@ def lock_store(store: Store) -> Store:
     be inserted by others meanwhile.
     """
     return Store.objects.select_for_update(no_key=True).get(pk=store.pk)
+
+
+def lock_store_taking_seq(store: Store) -> tuple[Store, ReadWithLock]:
+    """The store's row, locked as ``lock_store`` locks it, with its change number already advanced,
+    and what the checks would read beside it: one round trip instead of three (four in a project store).
+
+    For a change that writes a version whenever it is not refused (a create): a refusal rolls the
+    number back with everything else. The ``UPDATE`` takes the same ``FOR NO KEY UPDATE`` lock and,
+    on PostgreSQL, waits for a concurrent writer and then advances the number that writer committed,
+    so numbers still commit in order.
+    """
+    table = Store._meta.db_table
+    registry_version, own_client = what_client_detail.LOCK_READS
+    rows = Store.objects.raw(
+        f"UPDATE {table} SET change_seq = change_seq + 1 WHERE id = %s "
+        f"RETURNING *, {registry_version} AS lock_registry_version, {own_client} AS lock_own_client",
+        [store.pk],
+    )
+    locked = next(iter(rows), None)
+    if locked is None:
+        raise Store.DoesNotExist(f"No store with pk {store.pk}.")
+    read = ReadWithLock(locked.__dict__.pop("lock_registry_version"), locked.__dict__.pop("lock_own_client"))
+    return locked, read
 
 
 def check_change(req: ChangeRequest, set_aside: dict[str, Any] | None = None) -> None:
@@ -128,13 +152,18 @@ def _lost_create(conflict: Memory, path: str, content: str, writer: Writer) -> d
 
 
 def _save_version(
-    memory: Memory, store: Store, writer: Writer, change: str, reason: str = "", provenance: dict[str, Any] | None = None
+    memory: Memory, store: Store, writer: Writer, change: str, reason: str = "", provenance: dict[str, Any] | None = None,
+    *, seq_taken: bool = False,
 ) -> None:
     """Advance the store's change number and save the memory, which writes one version row (its
-    operation the one ``change`` writes, ``VERSION_OPERATION``; ``provenance`` where its text came from)."""
+    operation the one ``change`` writes, ``VERSION_OPERATION``; ``provenance`` where its text came from).
+
+    ``seq_taken``: the lock advanced the number already (``lock_store_taking_seq``).
+    """
     operation = VERSION_OPERATION[change]
-    store.change_seq += 1
-    Store.objects.filter(pk=store.pk).update(change_seq=store.change_seq)
+    if not seq_taken:
+        store.change_seq += 1
+        Store.objects.filter(pk=store.pk).update(change_seq=store.change_seq)
     memory.change_seq = store.change_seq
     memory.head_version_id = new_version_id()
     memory._version_meta = {
@@ -170,15 +199,20 @@ def memory_create(
     """
 
     def work() -> Memory:
-        locked = lock_store(store)
+        # A create writes a version unless it is refused (which rolls everything back), so it takes
+        # the next change number as it locks the store, and reads what the checks need beside it.
+        locked, read = lock_store_taking_seq(store)
         _require_writable(locked)
         _require_content(content)
         if not isinstance(path, str):
             raise InvalidRequest("`path` must be a string such as /conventions/naming.md.")
-        check_change(ChangeRequest(writer=writer, store=locked, operation=Operation.CREATE, path=path, content=content))
-        # One round trip for both the path conflict and the per-store cap.
+        check_change(ChangeRequest(
+            writer=writer, store=locked, operation=Operation.CREATE, path=path, content=content, read_with_lock=read,
+        ))
+        # One round trip for both the path conflict and the per-store cap. Neither count names the id,
+        # so PostgreSQL can answer from the index of live paths alone, without reading each note's row.
         counts = Memory.objects.filter(store=locked, deleted_at__isnull=True).aggregate(
-            live=Count("id"), conflicts=Count("id", filter=_conflict_q(path))
+            live=Count("*"), conflicts=Count("path", filter=_conflict_q(path))
         )
         if counts["conflicts"]:
             conflict = path_conflict(locked, path)
@@ -201,7 +235,7 @@ def memory_create(
             created_at=now,
             updated_at=now,
         )
-        _save_version(memory, locked, writer, Operation.CREATE, reason, provenance)
+        _save_version(memory, locked, writer, Operation.CREATE, reason, provenance, seq_taken=True)
         return memory
 
     return recording_refusals(work)

@@ -340,6 +340,15 @@ def _decode_hex(blob: str) -> str | None:
         return None
 
 
+def _may_hold_encoding(text: str) -> bool:
+    """Whether some line of ``text`` may hold what ``_decodings`` decodes: its searches over the whole
+    text at once, which find a match wherever a line has one (no match spans a line break, and a line
+    break stands for a line's start or end in every look-around), so a plain note is not searched
+    line by line."""
+    text = _INVISIBLE_RE.sub("", text)
+    return "%" in text or "\\u" in text or "\\U" in text or bool(_B64.search(text) or _HEX.search(text))
+
+
 _NESTED_BLOB = re.compile(r"[A-Za-z0-9+/_\-]{16,}={0,2}|(?:[0-9A-Fa-f]{2}){10,}|(?:%[0-9A-Fa-f]{2}){4,}")
 
 
@@ -457,8 +466,8 @@ def _scan(text: str, depth: int, model: instruction_model.Model) -> list[Instruc
                 add(HIDDEN_TEXT, number, doc.original[number - 1])
 
     if depth < MAX_DEPTH:
-        # Encoded blobs: decode and scan again.
-        for number, line in enumerate(doc.original, start=1):
+        # Encoded blobs: decode and scan again (line by line only when some line may hold one).
+        for number, line in enumerate(doc.original if _may_hold_encoding(original) else (), start=1):
             for decoded in _decodings(_INVISIBLE_RE.sub("", line)):
                 if _scan(decoded, depth + 1, model):
                     add(ENCODED, number, line)
@@ -483,7 +492,7 @@ def _scan(text: str, depth: int, model: instruction_model.Model) -> list[Instruc
                         add(ENCODED, number, doc.original[number - 1], near)
             # Words spelt out letter by letter ("i g n o r e", "i.g.n.o.r.e") or cut by hyphens
             # ("ig-nore all pre-vious in-structions"), on the few lines that have them.
-            for number, line in enumerate(doc.original, start=1):
+            for number, line in enumerate(doc.original if _may_squeeze(original) else (), start=1):
                 if number in seen_lines:
                     continue
                 squeezed = _squeezed(line)
@@ -502,6 +511,14 @@ _CUT_WORDS = frozenset(
     "reveal pretend standing decision decisions governance template rules guidelines directives obey "
     "assistant agent reading".split()
 )
+
+
+def _may_squeeze(text: str) -> bool:
+    """Whether ``_squeezed`` may change some line of ``text``: its searches over the whole text at once
+    (as in ``_may_hold_encoding``, no match spans a line break)."""
+    if _SPELLED_OUT.search(text):
+        return True
+    return "-" in text and any(m.group(0).replace("-", "").lower() in _CUT_WORDS for m in _HYPHENATED.finditer(text))
 
 
 def _squeezed(line: str) -> str | None:
