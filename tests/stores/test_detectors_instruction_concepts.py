@@ -288,12 +288,10 @@ def test_an_order_in_these_shapes_is_refused_by_the_signals(name):
     assert instructions.scan(SHAPES_REFUSED[name], SIGNALS_ONLY), name
 
 
-# Lessons the whole check refuses with the committed weights, as strict xfails: the classifier trained on blind
-# rounds 5 to 7 weighs a German sentence opening "Einfach ..." as an order (4.0, over its threshold 3.5), as
-# many German orders in those rounds open. A retrained model that passes it must take it off this list.
-KNOWN_FALSE_REFUSALS = {
-    "de-infinitive-lesson": "the classifier scores 'einfach' + infinitive at 4.0 > 3.5 without any order in it",
-}
+# Lessons the whole check refuses with the committed weights, as strict xfails: a retrained model that passes
+# one must take it off this list. (Empty: the model trained on rounds 5 to 7 alone refused "Einfach die Tabelle
+# neu laden, ..." at 4.0; trained on round 8 too, it scores 3.8, under the 4.3 a passage without a cue needs.)
+KNOWN_FALSE_REFUSALS: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN_FALSE_REFUSALS[n], strict=True))

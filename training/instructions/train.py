@@ -8,9 +8,9 @@ docstrings and comments of installed libraries such as Django and Celery), the g
 in ``variants.py`` (classic injection shapes), ``behaviours.py`` (a compositional grammar of what
 a note does, in six languages, with hard negatives) and ``acts.py`` (the acts a note performs
 through the world, in eight languages, with look-alikes), the development cases of
-``tests/detection_data/labelled_sets.py``, and the instructions and lessons of blind rounds 1, 3, 5, 6 and 7
-in ``tests/detection_data/blind_round{1,3,5,6,7}/`` (written by others, development data; round 2 held no
-instruction cases; rounds 5 to 7 are one source per writer). The held-out split in ``tests/detection_data/heldout/``
+``tests/detection_data/labelled_sets.py``, and the instructions and lessons of blind rounds 1, 3 and 5 to 8
+in ``tests/detection_data/blind_round{1,3,5,6,7,8}/`` (written by others, development data; round 2 held no
+instruction cases; rounds 5 to 8 are one source per writer). The held-out split in ``tests/detection_data/heldout/``
 is never read here. Every text is normalised as the detector normalises it, cut into the passages the
 detector scores (sentences, and pairs of neighbouring sentences), and turned into the same feature
 strings (``instruction_model.features``).
@@ -70,6 +70,7 @@ BY_WRITER = {
     "round5": (heldout.ROUND5_DIR, ("w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8")),
     "round6": (heldout.ROUND6_DIR, ("x1", "x2", "x3", "x4", "x5")),
     "round7": (heldout.ROUND7_DIR, ("y1", "y2", "y3", "y4", "y5")),
+    "round8": (heldout.ROUND8_DIR, ("z1", "z2", "z3", "z4", "z5", "z6")),
 }
 # Sources written by people, not generated here: the cross-source run never trains on them.
 WRITTEN_BY_OTHERS = ("labelled_sets", "round1-instructions", "round1-lessons", "round3-instructions", "round3-lessons",
@@ -130,7 +131,7 @@ def gather(rng: random.Random) -> list[Text]:
         blind = heldout.load(directory)
         texts += [Text(c.text, c.refuse, f"{name}:{c.id}", f"{name}-instructions") for c in blind.instructions]
         texts += [Text(c.text, False, f"{name}:{c.id}", f"{name}-lessons") for c in blind.lessons]
-    # Rounds 5 to 7 are kept apart by writer (each id starts with it), so one writer can be left out and measured.
+    # Rounds 5 to 8 are kept apart by writer (each id starts with it), so one writer can be left out and measured.
     for name, (directory, _writers) in BY_WRITER.items():
         blind = heldout.load(directory)
         texts += [Text(c.text, c.refuse, f"{name}:{c.id}", f"{name}-{writer_of(name, c.id)}-instructions")
