@@ -785,6 +785,10 @@ def _automaton(words: Iterator[str]) -> ahocorasick.Automaton:
 
 
 _TRIGGERS = _automaton(t for _k, _r, _n, triggers in _PATTERNS for t in triggers if t)
+_PATTERNS_OF: dict[str, tuple[int, ...]] = {}  # trigger -> the indices in _PATTERNS of the patterns it gates
+for _index, (_k, _r, _n, _triggers) in enumerate(_PATTERNS):
+    for _t in _triggers:
+        _PATTERNS_OF[_t] = (*_PATTERNS_OF.get(_t, ()), _index)
 _ADDRESS_WORDS = _words(AGENT) + tuple(normalise(w) for w in (
     "agenta", "agentow", "agenci", "agenter", "агенту", "агентам", "агента", "ии", "agen", "tac tu", "الوكيل", "الوكلاء", "एजेंट",
     "에이전트", "ajana", "ajanlara", "ajanin")) + (
@@ -814,12 +818,15 @@ def _clause_kinds(text: str) -> Iterator[tuple[str, int]]:
     present = _paragraphs_with(text, _TRIGGERS)
     if not present:
         return
-    words = present.keys()
-    for kind, regex, negatable, triggers in _PATTERNS:
-        hit = words & triggers
-        if not hit:
-            continue
-        spans = sorted({span for t in hit for span in present[t]})
+    # The patterns whose triggers are present, in their order, each with those triggers (a word in the
+    # text looks up its patterns, rather than every pattern intersecting its triggers with the text's words).
+    hits: dict[int, list[str]] = {}
+    for word in present:
+        for index in _PATTERNS_OF.get(word, ()):
+            hits.setdefault(index, []).append(word)
+    for index in sorted(hits):
+        kind, regex, negatable, _triggers = _PATTERNS[index]
+        spans = sorted({span for t in hits[index] for span in present[t]})
         for start_at, end_at in spans:
             for m in regex.finditer(text, start_at, end_at):
                 start = m.start() + len(m.group(0)) - len(m.group(0).lstrip())
