@@ -26,7 +26,7 @@ import ahocorasick
 
 from .instruction_text import normalise
 
-__all__ = ["Concept", "concepts", "said_to_reader"]
+__all__ = ["Concept", "by_first_char", "concepts", "said_to_reader"]
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 # Each lexicon's literal words, by the lexicon's regex: one Aho-Corasick pass over a text tells which
@@ -35,7 +35,7 @@ _LITERALS: dict[re.Pattern[str], tuple[tuple[str, bool], ...]] = {}  # (word, a 
 _UNBOUNDED: set[str] = set()  # words that match inside a word: CJK, and German compound heads ("...prufung")
 
 
-def _by_first_char(alternatives: list[tuple[str, str, bool]]) -> str:
+def by_first_char(alternatives: list[tuple[str, str, bool]]) -> str:
     """One alternation of (first character, rest of the regex, bounded) alternatives, grouped by first character.
 
     It matches as the plain alternation of the same alternatives in the same order (a bounded one behind
@@ -76,7 +76,7 @@ def _lexicon(latin: str, cjk: str = "") -> re.Pattern[str]:
         alternatives.append((raw[0], part.removeprefix(re.escape(raw[0])), True))
     cjk_entries = sorted({e.strip() for e in cjk.split("|") if e.strip()}, key=len, reverse=True)
     alternatives += [(e[0], re.escape(e).removeprefix(re.escape(e[0])), False) for e in cjk_entries]
-    compiled = re.compile(_by_first_char(alternatives) if alternatives else "")
+    compiled = re.compile(by_first_char(alternatives) if alternatives else "")
     entries = [e.strip() for e in latin.split("|") if e.strip()]
     # A phrase is looked for by its longest word ("a human" by "human"): common short words would
     # mark every sentence as holding the lexicon.

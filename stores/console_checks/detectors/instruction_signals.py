@@ -60,7 +60,9 @@ _WORDS: dict[str, tuple[str, ...]] = {}  # each lexicon's regex -> its words, to
 def _alt(words: str) -> str:
     """A regex alternation from a ``|``-separated word list, longest first (so "reviews" beats "review")."""
     items = sorted({w.strip() for w in words.split("|") if w.strip()}, key=len, reverse=True)
-    regex = "(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in items) + ")"
+    # Written by first character (the same matches, see ``instruction_concepts.by_first_char``).
+    regex = instruction_concepts.by_first_char(
+        [(w[0], re.escape(w).replace(r"\ ", r"\s+").removeprefix(re.escape(w[0])), False) for w in items])
     _WORDS[regex] = tuple(items)
     return regex
 
@@ -789,6 +791,7 @@ _PATTERNS_OF: dict[str, tuple[int, ...]] = {}  # trigger -> the indices in _PATT
 for _index, (_k, _r, _n, _triggers) in enumerate(_PATTERNS):
     for _t in _triggers:
         _PATTERNS_OF[_t] = (*_PATTERNS_OF.get(_t, ()), _index)
+del _index, _k, _r, _n, _triggers, _t
 _ADDRESS_WORDS = _words(AGENT) + tuple(normalise(w) for w in (
     "agenta", "agentow", "agenci", "agenter", "агенту", "агентам", "агента", "ии", "agen", "tac tu", "الوكيل", "الوكلاء", "एजेंट",
     "에이전트", "ajana", "ajanlara", "ajanin")) + (
