@@ -610,7 +610,7 @@ _PLEASE_HINTS = tuple(normalise(w) for w in (
 _IMPERSONAL_HINTS = ("il faut", "il suffit", "veuillez", "pensez", "hay que", "basta", "se debe", "bisogna", "occorre", "si deve",
                      "preciso", "deve-se", "devem-se", "man muss", "man sollte", "es reicht", "es genugt", "einfach", "gleich",
                      "direkt", "sofort", "gewoon", "meteen", "direct", "ruhig", "lieber")
-_HINTS = re.compile("|".join(map(re.escape, _PLEASE_HINTS + _IMPERSONAL_HINTS)))
+_HINTS = re.compile(by_first_char([(h[0], re.escape(h).removeprefix(re.escape(h[0])), False) for h in _PLEASE_HINTS + _IMPERSONAL_HINTS]))
 # An ASCII sentence can hold the Latin-script orders of ``_MORE_IMPERATIVE`` only after a clause opening
 # followed by one of their words; a cheap look for a word ending as Indonesian orders do, or for the words.
 _LATIN_HINT = re.compile(
