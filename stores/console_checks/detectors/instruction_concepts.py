@@ -17,6 +17,7 @@ which discounts reported and quoted sentences).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -25,13 +26,37 @@ import ahocorasick
 
 from .instruction_text import normalise
 
-__all__ = ["Concept", "concepts", "said_to_reader"]
+__all__ = ["Concept", "by_first_char", "concepts", "said_to_reader"]
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 # Each lexicon's literal words, by the lexicon's regex: one Aho-Corasick pass over a text tells which
 # lexicons a sentence may hold, so a regex runs only on the sentences that hold one of its words.
 _LITERALS: dict[re.Pattern[str], tuple[tuple[str, bool], ...]] = {}  # (word, a stem or CJK: may go on)
 _UNBOUNDED: set[str] = set()  # words that match inside a word: CJK, and German compound heads ("...prufung")
+
+
+def by_first_char(alternatives: list[tuple[str, str, bool]]) -> str:
+    """One alternation of (first character, rest of the regex, bounded) alternatives, grouped by first character.
+
+    It matches as the plain alternation of the same alternatives in the same order (a bounded one behind
+    a look-behind for no word character): at a given position only the alternatives that start with its
+    character can match, and they keep their order, so the first that matches is the same. Grouped, a
+    search tries one group at each position instead of every entry, and skips at once the positions
+    whose character starts none.
+    """
+    groups: dict[str, list[tuple[str, bool]]] = {}
+    for first, rest, bounded in alternatives:
+        groups.setdefault(first, []).append((rest, bounded))
+    out = []
+    for first, items in groups.items():
+        head = re.escape(first)
+        inner: list[str] = []
+        for bounded, run in itertools.groupby(items, key=lambda item: item[1]):
+            rests = "|".join(rest for rest, _bounded in run)
+            # After the first character, "no word character before it" is a look-behind over both.
+            inner.append(rf"(?<![\w]{head})(?:{rests})" if bounded else rests)
+        out.append(head + "(?:" + "|".join(inner) + ")")
+    return "(?:" + "|".join(out) + ")"
 
 
 def _lexicon(latin: str, cjk: str = "") -> re.Pattern[str]:
@@ -42,16 +67,16 @@ def _lexicon(latin: str, cjk: str = "") -> re.Pattern[str]:
     """
     # Entries are normalised as the text is (Japanese voiced marks dropped: "飛ばす" reads "飛はす").
     latin, cjk = normalise(latin), normalise(cjk)
-    parts = []
+    # The alternation (?<![\w])(?:latin entries)|(?:cjk entries), longest first, written by first character.
+    alternatives: list[tuple[str, str, bool]] = []
     for entry in sorted({e.strip() for e in latin.split("|") if e.strip()}, key=len, reverse=True):
         stem = entry.endswith("~")
-        body = re.escape(entry.rstrip("~")).replace(r"\ ", r"\s+")
-        parts.append(body + (r"[\w'-]*" if stem else r"(?![\w])" if entry[-1:].isalnum() else ""))
-    regex = r"(?<![\w])(?:" + "|".join(parts) + ")" if parts else ""
+        raw = entry.rstrip("~")
+        part = re.escape(raw).replace(r"\ ", r"\s+") + (r"[\w'-]*" if stem else r"(?![\w])" if entry[-1:].isalnum() else "")
+        alternatives.append((raw[0], part.removeprefix(re.escape(raw[0])), True))
     cjk_entries = sorted({e.strip() for e in cjk.split("|") if e.strip()}, key=len, reverse=True)
-    if cjk_entries:
-        regex = (regex + "|" if regex else "") + "(?:" + "|".join(map(re.escape, cjk_entries)) + ")"
-    compiled = re.compile(regex)
+    alternatives += [(e[0], re.escape(e).removeprefix(re.escape(e[0])), False) for e in cjk_entries]
+    compiled = re.compile(by_first_char(alternatives) if alternatives else "")
     entries = [e.strip() for e in latin.split("|") if e.strip()]
     # A phrase is looked for by its longest word ("a human" by "human"): common short words would
     # mark every sentence as holding the lexicon.
@@ -585,7 +610,7 @@ _PLEASE_HINTS = tuple(normalise(w) for w in (
 _IMPERSONAL_HINTS = ("il faut", "il suffit", "veuillez", "pensez", "hay que", "basta", "se debe", "bisogna", "occorre", "si deve",
                      "preciso", "deve-se", "devem-se", "man muss", "man sollte", "es reicht", "es genugt", "einfach", "gleich",
                      "direkt", "sofort", "gewoon", "meteen", "direct", "ruhig", "lieber")
-_HINTS = re.compile("|".join(map(re.escape, _PLEASE_HINTS + _IMPERSONAL_HINTS)))
+_HINTS = re.compile(by_first_char([(h[0], re.escape(h).removeprefix(re.escape(h[0])), False) for h in _PLEASE_HINTS + _IMPERSONAL_HINTS]))
 # An ASCII sentence can hold the Latin-script orders of ``_MORE_IMPERATIVE`` only after a clause opening
 # followed by one of their words; a cheap look for a word ending as Indonesian orders do, or for the words.
 _LATIN_HINT = re.compile(
@@ -600,9 +625,11 @@ _LATIN_HINT = re.compile(
 
 
 def _imperative(sentence: str) -> bool:
-    return bool(IMPERATIVE.search(sentence.strip()) or IMPERATIVE_CJK.search(sentence) or _EN_IMPERATIVE.search(sentence)
-                or _ENCLITIC_IMPERATIVE.search(sentence) or _NEGATED_ORDER.search(sentence)
-                or _OTHER_IMPERATIVE.search(sentence) or not _KANA.search(sentence) and _ZH_ORDER.search(sentence)
+    # The CJK patterns need a CJK character: an ASCII sentence is not searched for them.
+    ascii_only = sentence.isascii()
+    return bool(IMPERATIVE.search(sentence.strip()) or not ascii_only and IMPERATIVE_CJK.search(sentence)
+                or _EN_IMPERATIVE.search(sentence) or _ENCLITIC_IMPERATIVE.search(sentence) or _NEGATED_ORDER.search(sentence)
+                or _OTHER_IMPERATIVE.search(sentence) or not ascii_only and not _KANA.search(sentence) and _ZH_ORDER.search(sentence)
                 or _more_imperative(sentence))
 
 

@@ -60,7 +60,9 @@ _WORDS: dict[str, tuple[str, ...]] = {}  # each lexicon's regex -> its words, to
 def _alt(words: str) -> str:
     """A regex alternation from a ``|``-separated word list, longest first (so "reviews" beats "review")."""
     items = sorted({w.strip() for w in words.split("|") if w.strip()}, key=len, reverse=True)
-    regex = "(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in items) + ")"
+    # Written by first character (the same matches, see ``instruction_concepts.by_first_char``).
+    regex = instruction_concepts.by_first_char(
+        [(w[0], re.escape(w).replace(r"\ ", r"\s+").removeprefix(re.escape(w[0])), False) for w in items])
     _WORDS[regex] = tuple(items)
     return regex
 
@@ -785,6 +787,11 @@ def _automaton(words: Iterator[str]) -> ahocorasick.Automaton:
 
 
 _TRIGGERS = _automaton(t for _k, _r, _n, triggers in _PATTERNS for t in triggers if t)
+_PATTERNS_OF: dict[str, tuple[int, ...]] = {}  # trigger -> the indices in _PATTERNS of the patterns it gates
+for _index, (_k, _r, _n, _triggers) in enumerate(_PATTERNS):
+    for _t in _triggers:
+        _PATTERNS_OF[_t] = (*_PATTERNS_OF.get(_t, ()), _index)
+del _index, _k, _r, _n, _triggers, _t
 _ADDRESS_WORDS = _words(AGENT) + tuple(normalise(w) for w in (
     "agenta", "agentow", "agenci", "agenter", "агенту", "агентам", "агента", "ии", "agen", "tac tu", "الوكيل", "الوكلاء", "एजेंट",
     "에이전트", "ajana", "ajanlara", "ajanin")) + (
@@ -814,12 +821,15 @@ def _clause_kinds(text: str) -> Iterator[tuple[str, int]]:
     present = _paragraphs_with(text, _TRIGGERS)
     if not present:
         return
-    words = present.keys()
-    for kind, regex, negatable, triggers in _PATTERNS:
-        hit = words & triggers
-        if not hit:
-            continue
-        spans = sorted({span for t in hit for span in present[t]})
+    # The patterns whose triggers are present, in their order, each with those triggers (a word in the
+    # text looks up its patterns, rather than every pattern intersecting its triggers with the text's words).
+    hits: dict[int, list[str]] = {}
+    for word in present:
+        for index in _PATTERNS_OF.get(word, ()):
+            hits.setdefault(index, []).append(word)
+    for index in sorted(hits):
+        kind, regex, negatable, _triggers = _PATTERNS[index]
+        spans = sorted({span for t in hits[index] for span in present[t]})
         for start_at, end_at in spans:
             for m in regex.finditer(text, start_at, end_at):
                 start = m.start() + len(m.group(0)) - len(m.group(0).lstrip())
