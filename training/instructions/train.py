@@ -382,15 +382,9 @@ def cross_source(texts: list[Text]) -> None:
     report("cross-source: whole check (signals + that classifier)", test, whole_check(test, as_model(vec, model, threshold, strong)), 0.0)
 
 
-def out_of_fold(texts: list[Text], folds: int = FOLDS) -> tuple[np.ndarray, dict[int, tuple[Vectoriser, LogisticRegression]]]:
-    """Each text's note score from a model trained on the folds its family is not in, and those models."""
-    oof = np.zeros(len(texts))
-    models: dict[int, tuple[Vectoriser, LogisticRegression]] = {}
-    for k in range(folds):
-        held = [i for i, t in enumerate(texts) if fold(t.family) == k]
-        models[k] = fit([t for t in texts if fold(t.family) != k])
-        oof[held] = note_scores(*models[k], [texts[i] for i in held])
-    return oof, models
+def train_fold_models(texts: list[Text], folds: int = FOLDS) -> dict[int, tuple[Vectoriser, LogisticRegression]]:
+    """For each fold, a model trained on the families not in it (``choose_pair`` scores each text by its own)."""
+    return {k: fit([t for t in texts if fold(t.family) != k]) for k in range(folds)}
 
 
 def leave_out(texts: list[Text], prefix: str) -> None:
@@ -403,7 +397,7 @@ def leave_out(texts: list[Text], prefix: str) -> None:
     prefixes = tuple(prefix.split(","))
     test = [t for t in texts if t.source.startswith(prefixes)]
     train = [t for t in texts if not t.source.startswith(prefixes)]
-    _oof, models = out_of_fold(train)
+    models = train_fold_models(train)
     threshold, strong = choose_pair(train, models)
     vec, model = fit(train)
     print(f"thresholds chosen without {prefix}: {threshold:.3f} with a cue to the reader, {strong:.3f} without")
