@@ -36,7 +36,9 @@ ROUND7_DIR = Path(__file__).resolve().parent / "blind_round7"
 ROUND8_DIR = Path(__file__).resolve().parent / "blind_round8"
 # Measured once as a fresh check of the detector of 2026-12-04 at a71a3fc (see its manifest); development data since.
 ROUND9_DIR = Path(__file__).resolve().parent / "blind_round9"
-DEVELOPMENT_ROUNDS = (ROUND1_DIR, ROUND2_DIR, ROUND3_DIR, ROUND5_DIR, ROUND6_DIR, ROUND7_DIR, ROUND8_DIR, ROUND9_DIR)
+# The same, for round 10, written after round 9 and measured on the same detector.
+ROUND10_DIR = Path(__file__).resolve().parent / "blind_round10"
+DEVELOPMENT_ROUNDS = (ROUND1_DIR, ROUND2_DIR, ROUND3_DIR, ROUND5_DIR, ROUND6_DIR, ROUND7_DIR, ROUND8_DIR, ROUND9_DIR, ROUND10_DIR)
 MANIFEST = "MANIFEST.json"
 FILES = ("instructions.jsonl", "lessons.jsonl", "secrets.jsonl", "client_detail.json", "paths.jsonl")
 
