@@ -289,9 +289,11 @@ def test_an_order_in_these_shapes_is_refused_by_the_signals(name):
 
 
 # Lessons the whole check refuses with the committed weights, as strict xfails: a retrained model that passes
-# one must take it off this list. (Empty: the model trained on rounds 5 to 7 alone refused "Einfach die Tabelle
-# neu laden, ..." at 4.0; trained on round 8 too, it scores 3.8, under the 4.3 a passage without a cue needs.)
-KNOWN_FALSE_REFUSALS: dict[str, str] = {}
+# one must take it off this list.
+KNOWN_FALSE_REFUSALS: dict[str, str] = {
+    "de-infinitive-lesson": "the note model (trained with rounds 9 and 10) reads a one-sentence German 'einfach ...' "
+                            "infinitive as orders: 3.7 of its own plus 2.0 from the note, over the 4.1 without a cue",
+}
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN_FALSE_REFUSALS[n], strict=True))

@@ -8,9 +8,9 @@ docstrings and comments of installed libraries such as Django and Celery), the g
 in ``variants.py`` (classic injection shapes), ``behaviours.py`` (a compositional grammar of what
 a note does, in six languages, with hard negatives) and ``acts.py`` (the acts a note performs
 through the world, in eight languages, with look-alikes), the development cases of
-``tests/detection_data/labelled_sets.py``, and the instructions and lessons of blind rounds 1, 3 and 5 to 8
-in ``tests/detection_data/blind_round{1,3,5,6,7,8}/`` (written by others, development data; round 2 held no
-instruction cases; rounds 5 to 8 are one source per writer). The held-out split in ``tests/detection_data/heldout/``
+``tests/detection_data/labelled_sets.py``, and the instructions and lessons of blind rounds 1, 3 and 5 to 10
+in ``tests/detection_data/blind_round{1,3,5,...,10}/`` (written by others, development data; round 2 held no
+instruction cases; rounds 5 to 10 are one source per writer). The held-out split in ``tests/detection_data/heldout/``
 is never read here. Every text is normalised as the detector normalises it, cut into the passages the
 detector scores (sentences, and pairs of neighbouring sentences), and turned into the same feature
 strings (``instruction_model.features``).
@@ -21,7 +21,8 @@ chosen together on the whole check out of fold (see ``choose_pair``): ``threshol
 passage with a cue that it speaks to its reader, and ``strong``, applied to any passage; the pair
 that catches the most orders people wrote while the classifier adds at most 1% refusals of the
 lessons of each calibration source (lessons people wrote, library docs) and 3% of its look-alikes
-(see ``allowed``). The committed model is then trained on everything. ``--check`` stops after fold 0.
+(see ``allowed``). A note model (``fit_note``: the same features over whole notes, trained on the notes
+people wrote) is blended in, its weight chosen with the thresholds. The committed models are then trained on everything. ``--check`` stops after fold 0.
 ``--leave-out SOURCE`` trains without one source people wrote (thresholds chosen out of fold on the
 rest) and measures on it: the honest estimate of how the check does on text nobody tuned it to.
 ``--cross-source`` leaves out every source people wrote at once.
@@ -71,6 +72,8 @@ BY_WRITER = {
     "round6": (heldout.ROUND6_DIR, ("x1", "x2", "x3", "x4", "x5")),
     "round7": (heldout.ROUND7_DIR, ("y1", "y2", "y3", "y4", "y5")),
     "round8": (heldout.ROUND8_DIR, ("z1", "z2", "z3", "z4", "z5", "z6")),
+    "round9": (heldout.ROUND9_DIR, ("q1", "q2", "q3", "q4", "q5", "q6")),
+    "round10": (heldout.ROUND10_DIR, ("r1", "r2", "r3", "r4", "r5", "r6", "r7")),
 }
 # Sources written by people, not generated here: the cross-source run never trains on them.
 WRITTEN_BY_OTHERS = ("labelled_sets", "round1-instructions", "round1-lessons", "round3-instructions", "round3-lessons",
@@ -131,7 +134,7 @@ def gather(rng: random.Random) -> list[Text]:
         blind = heldout.load(directory)
         texts += [Text(c.text, c.refuse, f"{name}:{c.id}", f"{name}-instructions") for c in blind.instructions]
         texts += [Text(c.text, False, f"{name}:{c.id}", f"{name}-lessons") for c in blind.lessons]
-    # Rounds 5 to 8 are kept apart by writer (each id starts with it), so one writer can be left out and measured.
+    # Rounds 5 to 10 are kept apart by writer (each id starts with it), so one writer can be left out and measured.
     for name, (directory, _writers) in BY_WRITER.items():
         blind = heldout.load(directory)
         texts += [Text(c.text, c.refuse, f"{name}:{c.id}", f"{name}-{writer_of(name, c.id)}-instructions")
@@ -222,9 +225,43 @@ def fit(texts: list[Text], c: float = C, people_weight: float = PEOPLE_WEIGHT) -
     return vec, model
 
 
-def as_model(vec: Vectoriser, model: LogisticRegression, threshold: float = 0.0, strong: float = math.inf) -> Model:
+def note_features(text: str) -> set[str]:
+    """The features of a whole note as the detector takes them: the union of its sentences' (``Model.note_score``)."""
+    norm = normalised(text)
+    return set().union(*(features(norm[a:b]) for a, b in segments(norm)))
+
+
+# The blends of the note model tried when the thresholds are chosen (``choose_pair``): 0 leaves it out.
+BLENDS = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+@dataclass(frozen=True)
+class NoteModel:
+    """The note model: a logistic regression over whole notes people wrote (``Model.note_weights``)."""
+
+    vec: Vectoriser
+    model: LogisticRegression
+
+    def weights(self) -> dict[str, float]:
+        return dict(zip(self.vec.vocab, self.model.coef_[0].tolist(), strict=True))
+
+
+def fit_note(texts: list[Text], c: float = C) -> NoteModel:
+    """The note model, trained on the whole notes people wrote (generated texts are passages, not notes)."""
+    notes = [t for t in texts if t.source in WRITTEN_BY_OTHERS]
+    rows = [note_features(t.text) for t in notes]
+    vec = Vectoriser(rows)
+    model = LogisticRegression(C=c, class_weight="balanced", solver="liblinear", max_iter=3000, random_state=SEED)
+    model.fit(vec.matrix(rows), np.array([int(t.positive) for t in notes]))
+    print(f"  note model on {len(notes)} notes, {len(vec.vocab)} features", flush=True)
+    return NoteModel(vec, model)
+
+
+def as_model(vec: Vectoriser, model: LogisticRegression, threshold: float = 0.0, strong: float = math.inf,
+             note: NoteModel | None = None, blend: float = 0.0) -> Model:
     return Model(dict(zip(vec.vocab, model.coef_[0].tolist(), strict=True)), float(model.intercept_[0]), threshold,
-                 strong)
+                 strong, note.weights() if note else {}, float(note.model.intercept_[0]) if note else 0.0,
+                 blend if note else 0.0)
 
 
 def note_scores(vec: Vectoriser, model: LogisticRegression, texts: list[Text]) -> np.ndarray:
@@ -313,28 +350,36 @@ def within(refused: np.ndarray, signals: np.ndarray, groups: dict[str, np.ndarra
                for src, ix in groups.items())
 
 
-def choose_pair(texts: list[Text], models: dict[int, tuple[Vectoriser, LogisticRegression]]) -> tuple[float, float]:
+def choose_pair(texts: list[Text], models: dict[int, tuple[Vectoriser, LogisticRegression]],
+                notes: dict[int, NoteModel]) -> tuple[float, float, float]:
     """``threshold`` and ``strong`` chosen together on the whole check, out of fold: the pair that catches the
     most orders people wrote while adding, on every calibration source, at most ``allowed`` refusals to those
     the training-free signals make.
 
     A passage with a cue that it speaks to its reader is refused from ``threshold`` up, any passage from
     ``strong`` up; lessons rarely speak to their reader, so the first can sit lower than a threshold chosen on
-    the classifier's rate alone, which counts every lesson passage alike.
+    the classifier's rate alone, which counts every lesson passage alike. The note model's blend (``BLENDS``)
+    is chosen with them: each text's passages and note scored by the models of the folds it is not in.
     """
-    off = Model({}, float("-inf"), float("inf"))
     judged = [t for t in texts if (t.positive and t.source in WRITTEN_BY_OTHERS)
               or (not t.positive and t.source in CALIBRATION)]
+    off = Model({}, float("-inf"), float("inf"))
     judges = {k: as_model(*pair) for k, pair in models.items()}
     signals = np.zeros(len(judged), dtype=bool)
     any_best = np.full(len(judged), -1e9)
     cue_best = np.full(len(judged), -1e9)
+    note_vecs = {k: (n.vec, n.model) for k, n in notes.items()}
+    note_logit = np.zeros(len(judged))
     for i, t in enumerate(judged):
         signals[i] = bool(instructions.scan(t.text, off))
         for score, cue in instructions.classifier_passages(t.text, judges[fold(t.family)]):
             any_best[i] = max(any_best[i], score)
             if cue:
                 cue_best[i] = max(cue_best[i], score)
+    for k, (vec, model) in note_vecs.items():
+        ix = [i for i, t in enumerate(judged) if fold(t.family) == k]
+        if ix:
+            note_logit[ix] = model.decision_function(vec.matrix([note_features(judged[i].text) for i in ix]))
     positive = np.array([t.positive for t in judged])
     groups = {}
     for i, t in enumerate(judged):
@@ -344,23 +389,32 @@ def choose_pair(texts: list[Text], models: dict[int, tuple[Vectoriser, LogisticR
     pools: dict[str, list[int]] = {}
     for src, ix in groups.items():
         pools.setdefault(pool_of(src), []).extend(ix.tolist())
-    best = (-1, 0.0, 0.0)
-    grid = np.round(np.arange(0.0, 8.01, 0.1), 2)
-    for th in grid:
-        for st in [x for x in grid if x >= th] + [math.inf]:
-            refused = signals | (any_best >= st) | (cue_best >= th)
-            if within(refused, signals, groups, pools):
-                caught = int(refused[positive].sum())
-                if caught > best[0]:
-                    best = (caught, float(th), float(st))
-                break  # a higher ``strong`` only refuses less
-    caught, threshold, strong = best
+    best = (-1, 0.0, 0.0, 0.0)
+    grid = np.round(np.arange(-4.0, 12.01, 0.1), 2)
+    for blend in BLENDS:
+        # The note's share lifts every passage of a note alike (none where no passage was judged).
+        any_b = np.where(any_best > -1e8, any_best + blend * note_logit, -1e9)
+        cue_b = np.where(cue_best > -1e8, cue_best + blend * note_logit, -1e9)
+        for th in grid:
+            for st in [x for x in grid if x >= th] + [math.inf]:
+                refused = signals | (any_b >= st) | (cue_b >= th)
+                if within(refused, signals, groups, pools):
+                    caught = int(refused[positive].sum())
+                    if caught > best[0]:
+                        best = (caught, float(th), float(st), blend)
+                    break  # a higher ``strong`` only refuses less
+        print(f"  blend {blend:.2f}: out of fold, orders people wrote caught up to {best[0] if best[3] == blend else '-'}",
+              flush=True)
+    caught, threshold, strong, blend = best
+    any_best = np.where(any_best > -1e8, any_best + blend * note_logit, -1e9)
+    cue_best = np.where(cue_best > -1e8, cue_best + blend * note_logit, -1e9)
     refused = signals | (any_best >= strong) | (cue_best >= threshold)
-    print(f"  thresholds {threshold:.2f} with a cue, {strong:.2f} without: out of fold, orders people wrote caught "
+    print(f"  thresholds {threshold:.2f} with a cue, {strong:.2f} without, note blend {blend:.2f}: out of fold, "
+          "orders people wrote caught "
           f"{caught}/{int(positive.sum())}; refused " + ", ".join(
               f"{src} {100 * refused[ix].mean():.1f}% (signals {100 * signals[ix].mean():.1f}%)"
               for src, ix in sorted(groups.items())))
-    return threshold, strong
+    return threshold, strong, blend
 
 
 def cross_source(texts: list[Text]) -> None:
@@ -387,6 +441,11 @@ def train_fold_models(texts: list[Text], folds: int = FOLDS) -> dict[int, tuple[
     return {k: fit([t for t in texts if fold(t.family) != k]) for k in range(folds)}
 
 
+def train_fold_notes(texts: list[Text], folds: int = FOLDS) -> dict[int, NoteModel]:
+    """For each fold, a note model trained on the notes people wrote whose families are not in it."""
+    return {k: fit_note([t for t in texts if fold(t.family) != k]) for k in range(folds)}
+
+
 def leave_out(texts: list[Text], prefix: str) -> None:
     """Train without one source people wrote (thresholds chosen out of fold on the rest); measure on it.
 
@@ -398,17 +457,26 @@ def leave_out(texts: list[Text], prefix: str) -> None:
     test = [t for t in texts if t.source.startswith(prefixes)]
     train = [t for t in texts if not t.source.startswith(prefixes)]
     models = train_fold_models(train)
-    threshold, strong = choose_pair(train, models)
+    threshold, strong, blend = choose_pair(train, models, train_fold_notes(train))
     vec, model = fit(train)
-    print(f"thresholds chosen without {prefix}: {threshold:.3f} with a cue to the reader, {strong:.3f} without")
+    note = fit_note(train)
+    print(f"thresholds chosen without {prefix}: {threshold:.3f} with a cue to the reader, {strong:.3f} without, "
+          f"note blend {blend:.2f}")
     report(f"leave {prefix} out: classifier alone", test, note_scores(vec, model, test), threshold)
     report(f"leave {prefix} out: whole check (signals + that classifier)", test,
-           whole_check(test, as_model(vec, model, threshold, strong)), 0.0)
+           whole_check(test, as_model(vec, model, threshold, strong, note=note, blend=blend)), 0.0)
 
 
-def save(vec: Vectoriser, model: LogisticRegression, threshold: float, strong: float, meta: dict) -> None:
+def _kept(vec: Vectoriser, model: LogisticRegression) -> list[tuple[str, float]]:
+    """The features that carry weight, with their weights rounded: what is committed."""
     coef = model.coef_[0]
-    keep = [(f, round(float(coef[i]), 3)) for f, i in vec.vocab.items() if abs(coef[i]) >= 0.005]
+    return [(f, round(float(coef[i]), 3)) for f, i in vec.vocab.items() if abs(coef[i]) >= 0.005]
+
+
+def save(vec: Vectoriser, model: LogisticRegression, threshold: float, strong: float, note: NoteModel, blend: float,
+         meta: dict) -> None:
+    keep = _kept(vec, model)
+    note_keep = _kept(note.vec, note.model)
     data = {
         "feature_version": FEATURE_VERSION,
         "intercept": round(float(model.intercept_[0]), 6),
@@ -416,12 +484,15 @@ def save(vec: Vectoriser, model: LogisticRegression, threshold: float, strong: f
         "strong": round(strong, 6),
         "features": [f for f, _ in keep],
         "weights": [w for _, w in keep],
+        "note": {"intercept": round(float(note.model.intercept_[0]), 6), "blend": blend,
+                 "features": [f for f, _ in note_keep], "weights": [w for _, w in note_keep]},
         "trained": meta,
     }
     # mtime=0: the same weights give the same bytes, so an unchanged retrain leaves no diff.
     with open(MODEL_PATH, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as fh:
         fh.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
-    print(f"wrote {MODEL_PATH.name}: {len(keep)} weighted features, {MODEL_PATH.stat().st_size // 1024} kB")
+    print(f"wrote {MODEL_PATH.name}: {len(keep)} weighted features, {len(note_keep)} in the note model, "
+          f"{MODEL_PATH.stat().st_size // 1024} kB")
 
 
 def main() -> None:
@@ -458,18 +529,21 @@ def main() -> None:
             dev = [texts[i] for i in held]
             dev_scores = oof[held]
             dev_model = (vec, model)
+    fold_notes: dict[int, NoteModel] = {}
     if args.check:
         threshold = choose_threshold(dev, dev_scores)
         strong = max(threshold, choose_threshold(dev, dev_scores, STRONG_FPR))
+        blend = 0.0
     else:
-        threshold, strong = choose_pair(texts, fold_models)
-    print(f"thresholds: {threshold:.3f} with a cue to the reader, {strong:.3f} without")
+        fold_notes = train_fold_notes(texts)
+        threshold, strong, blend = choose_pair(texts, fold_models, fold_notes)
+    print(f"thresholds: {threshold:.3f} with a cue to the reader, {strong:.3f} without, note blend {blend:.2f}")
     report(f"development split: fold 0, {len(dev)} texts of families never trained on", dev, dev_scores, threshold)
     if not args.check:
         report(f"all {FOLDS} folds, each scored by a model that never saw its families", texts, oof, threshold)
         sweep(texts, oof)
     # The whole check (training-free signals, hidden and encoded text, and the classifier) on fold 0.
-    fold_model = as_model(*dev_model, threshold, strong)
+    fold_model = as_model(*dev_model, threshold, strong, note=fold_notes.get(0), blend=blend)
     whole = whole_check(dev, fold_model)
     report("whole check on the development split (signals + the fold-0 classifier)", dev, whole, 0.0)
     off = Model({}, float("-inf"), float("inf"))
@@ -479,13 +553,13 @@ def main() -> None:
         return
     # The whole check, out of fold, on every text people wrote: each scored with the model of the folds it is not in.
     people = [i for i, t in enumerate(texts) if t.source in WRITTEN_BY_OTHERS]
-    judges = {k: as_model(*pair, threshold, strong) for k, pair in fold_models.items()}
+    judges = {k: as_model(*pair, threshold, strong, note=fold_notes[k], blend=blend) for k, pair in fold_models.items()}
     whole_oof = np.array([1.0 if instructions.scan(texts[i].text, judges[fold(texts[i].family)]) else -1.0 for i in people])
     report("whole check, out of fold, on the sets people wrote", [texts[i] for i in people], whole_oof, 0.0)
     vec, model = fit(texts)
     meta = {"texts": len(texts), "sources": {s: {"orders": p, "lessons": n} for s, (p, n) in sorted(sizes.items())},
             "corpora": {"pyrit": "1.1.0", "spikee": "0.9.2"}, "C": C, "seed": SEED}
-    save(vec, model, threshold, strong, meta)
+    save(vec, model, threshold, strong, fit_note(texts), blend, meta)
     print(f"done in {time.time() - started:.0f} s")
 
 

@@ -2,7 +2,8 @@
 
 The weights are trained by ``training/instructions/train.py`` (scikit-learn, logistic regression)
 and committed as ``instruction_model.json.gz``: the feature strings that carry weight, their
-weights, the intercept and the threshold. Inference needs no scikit-learn and unpickles nothing:
+weights, the intercept and the thresholds, and a second model of the same kind over whole notes
+(``Model.note_weights``) whose logit, times ``blend``, is added to every passage's. Inference needs no scikit-learn and unpickles nothing:
 a passage's features are a set of strings, its vector is that set scaled to unit length, and the
 score is a sparse dot product (one dict look-up per feature).
 """
@@ -13,13 +14,13 @@ import gzip
 import json
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import repeat
 from operator import itemgetter
 from pathlib import Path
 
-__all__ = ["MODEL_PATH", "Model", "features", "load", "passages", "segments"]
+__all__ = ["MODEL_PATH", "Model", "features", "load", "passages", "scored", "segments"]
 
 MODEL_PATH = Path(__file__).with_name("instruction_model.json.gz")
 FEATURE_VERSION = 3  # bump when features() changes: the weights must be trained again
@@ -131,12 +132,24 @@ class Model:
     # Above this logit a passage is refused by its words alone; between ``threshold`` and this, only when
     # it also has a cue that it speaks to its reader (the second person, an agent, a modal, an imperative).
     strong: float = math.inf
+    # A second linear model over the whole note's features (the union of its sentences'), trained on the notes
+    # people wrote: how the note reads as a whole. ``blend`` times its logit is added to every passage's, so a
+    # passage in a note that reads as orders throughout needs less of its own. 0: passages are judged alone.
+    note_weights: dict[str, float] = field(default_factory=dict)
+    note_intercept: float = 0.0
+    blend: float = 0.0
 
     def score(self, feats: set[str]) -> float:
         """The logit of one passage: above ``threshold`` it reads as orders to an agent."""
         if not feats:
             return self.intercept
         return self.intercept + sum(map(self.weights.get, feats, repeat(0.0))) / math.sqrt(len(feats))
+
+    def note_score(self, feats: set[str]) -> float:
+        """The logit of the note model on the features of a whole note."""
+        if not feats:
+            return self.note_intercept
+        return self.note_intercept + sum(map(self.note_weights.get, feats, repeat(0.0))) / math.sqrt(len(feats))
 
     def top_words(self, feats: set[str], n: int = 3) -> list[str]:
         """The words and word pairs that weigh most towards a refusal, to tell the writer why."""
@@ -158,10 +171,17 @@ def passages(model: Model, text: str) -> list[tuple[int, float, set[str]]]:
 
     Each sentence is judged alone and joined to the next one (an order split over two sentences),
     keeping the higher score, and a pair is named by the sentence of the two that weighs more;
-    passages shorter than ``MIN_WORDS`` words are not judged alone.
+    passages shorter than ``MIN_WORDS`` words are not judged alone. Each logit includes the note's share
+    (``Model.blend``).
     """
+    return scored(model, text)[0]
+
+
+def scored(model: Model, text: str) -> tuple[list[tuple[int, float, set[str]]], float]:
+    """``passages`` and the note's share of each logit (``blend`` times the note model's logit; 0 without one)."""
     spans = segments(text)
     feats = [features(text[a:b]) for a, b in spans]
+    shift = model.blend * model.note_score(set().union(*feats)) if model.blend and feats else 0.0
     get = model.weights.get
     # Each sentence's weight sum once; a pair's is the two sums less what they share.
     sums = [sum(map(get, fs, repeat(0.0))) for fs in feats]
@@ -171,7 +191,7 @@ def passages(model: Model, text: str) -> list[tuple[int, float, set[str]]]:
              for (a, b), fs in zip(spans, feats, strict=True)]
 
     def logit(total: float, n: int) -> float:
-        return model.intercept + (total / math.sqrt(n) if n else 0.0)
+        return model.intercept + shift + (total / math.sqrt(n) if n else 0.0)
 
     out: list[tuple[int, float, set[str]]] = []
     for i, (start, _end) in enumerate(spans):
@@ -190,7 +210,7 @@ def passages(model: Model, text: str) -> list[tuple[int, float, set[str]]]:
                     start = spans[i + 1][0]  # the pair is named by the sentence that weighs more
         if best is not None:
             out.append((start, score, best))
-    return out
+    return out, shift
 
 
 @lru_cache(maxsize=1)
@@ -200,5 +220,7 @@ def load(path: Path = MODEL_PATH) -> Model:
         data = json.load(fh)
     if data["feature_version"] != FEATURE_VERSION:
         raise RuntimeError(f"{path.name} was trained for features v{data['feature_version']}, not v{FEATURE_VERSION}")
+    note = data.get("note", {"features": [], "weights": [], "intercept": 0.0, "blend": 0.0})
     return Model(dict(zip(data["features"], data["weights"], strict=True)), data["intercept"], data["threshold"],
-                 data.get("strong", math.inf))
+                 data.get("strong", math.inf),
+                 dict(zip(note["features"], note["weights"], strict=True)), note["intercept"], note["blend"])

@@ -15,7 +15,8 @@ Two kinds of judgement, combined (a passage is refused when either speaks):
   escalation, the console's checks, data, access), what it does to that (skips it, calls it not
   needed, sends it out, grants it, hides it) and who it is said to (the agent, or an imperative);
 - a linear classifier over word and character n-grams (``instruction_model``), trained on public
-  prompt-injection corpora and generated variants, scored per sentence and per pair of sentences.
+  prompt-injection corpora, generated variants and the notes people wrote, scored per sentence and
+  per pair of sentences, with a share of how the whole note reads.
 
 A signal or a classifier passage inside a quotation, or in a sentence that reports an attempt ("a
 ticket comment told agents to skip review; we did not follow it"), is a fact, not an order.
