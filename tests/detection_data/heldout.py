@@ -40,7 +40,9 @@ ROUND9_DIR = Path(__file__).resolve().parent / "blind_round9"
 ROUND10_DIR = Path(__file__).resolve().parent / "blind_round10"
 # Measured once as a fresh check of the detector trained with rounds 9 and 10 (main fcabc2e); development data since.
 ROUND11_DIR = Path(__file__).resolve().parent / "blind_round11"
-DEVELOPMENT_ROUNDS = (ROUND1_DIR, ROUND2_DIR, ROUND3_DIR, ROUND5_DIR, ROUND6_DIR, ROUND7_DIR, ROUND8_DIR, ROUND9_DIR, ROUND10_DIR, ROUND11_DIR)
+# The same, for round 12, written after round 11 and measured on the same detector.
+ROUND12_DIR = Path(__file__).resolve().parent / "blind_round12"
+DEVELOPMENT_ROUNDS = (ROUND1_DIR, ROUND2_DIR, ROUND3_DIR, ROUND5_DIR, ROUND6_DIR, ROUND7_DIR, ROUND8_DIR, ROUND9_DIR, ROUND10_DIR, ROUND11_DIR, ROUND12_DIR)
 MANIFEST = "MANIFEST.json"
 FILES = ("instructions.jsonl", "lessons.jsonl", "secrets.jsonl", "client_detail.json", "paths.jsonl")
 
