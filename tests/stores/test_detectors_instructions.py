@@ -351,3 +351,11 @@ def test_the_note_model_lifts_every_passage_of_a_note_by_its_blend():
     assert [score for _, score, _ in passages] == pytest.approx([s + shift for s in alone])
     assert _hand_model(note_weights={"w merge": 3.0}, note_intercept=1.0, blend=0.0) == _hand_model(
         note_weights={"w merge": 3.0}, note_intercept=1.0)
+
+
+def test_a_note_of_one_sentence_and_a_list_of_names_get_no_share_of_the_note_model():
+    note = _hand_model(note_weights={"w merge": 3.0}, note_intercept=1.0, blend=0.5)
+    assert instruction_model.scored(note, normalise("Merge it after the review, then merge the next one too."))[1] == 0.0
+    two = normalise("Merge it after the review. Then merge the next one too.")
+    assert instruction_model.scored(note, two)[1] > 0
+    assert instruction_model.scored(note, two, note=False)[1] == 0.0

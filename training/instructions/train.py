@@ -8,9 +8,9 @@ docstrings and comments of installed libraries such as Django and Celery), the g
 in ``variants.py`` (classic injection shapes), ``behaviours.py`` (a compositional grammar of what
 a note does, in six languages, with hard negatives) and ``acts.py`` (the acts a note performs
 through the world, in eight languages, with look-alikes), the development cases of
-``tests/detection_data/labelled_sets.py``, and the instructions and lessons of blind rounds 1, 3 and 5 to 10
-in ``tests/detection_data/blind_round{1,3,5,...,10}/`` (written by others, development data; round 2 held no
-instruction cases; rounds 5 to 10 are one source per writer). The held-out split in ``tests/detection_data/heldout/``
+``tests/detection_data/labelled_sets.py``, and the instructions and lessons of blind rounds 1, 3 and 5 to 12
+in ``tests/detection_data/blind_round{1,3,5,...,12}/`` (written by others, development data; round 2 held no
+instruction cases; rounds 5 to 12 are one source per writer). The held-out split in ``tests/detection_data/heldout/``
 is never read here. Every text is normalised as the detector normalises it, cut into the passages the
 detector scores (sentences, and pairs of neighbouring sentences), and turned into the same feature
 strings (``instruction_model.features``).
@@ -74,6 +74,8 @@ BY_WRITER = {
     "round8": (heldout.ROUND8_DIR, ("z1", "z2", "z3", "z4", "z5", "z6")),
     "round9": (heldout.ROUND9_DIR, ("q1", "q2", "q3", "q4", "q5", "q6")),
     "round10": (heldout.ROUND10_DIR, ("r1", "r2", "r3", "r4", "r5", "r6", "r7")),
+    "round11": (heldout.ROUND11_DIR, ("s1", "s2", "s3", "s4", "s5", "s6")),
+    "round12": (heldout.ROUND12_DIR, ("t1", "t2", "t3", "t4", "t5", "t6", "t7")),
 }
 # Sources written by people, not generated here: the cross-source run never trains on them.
 WRITTEN_BY_OTHERS = ("labelled_sets", "round1-instructions", "round1-lessons", "round3-instructions", "round3-lessons",
@@ -134,7 +136,7 @@ def gather(rng: random.Random) -> list[Text]:
         blind = heldout.load(directory)
         texts += [Text(c.text, c.refuse, f"{name}:{c.id}", f"{name}-instructions") for c in blind.instructions]
         texts += [Text(c.text, False, f"{name}:{c.id}", f"{name}-lessons") for c in blind.lessons]
-    # Rounds 5 to 10 are kept apart by writer (each id starts with it), so one writer can be left out and measured.
+    # Rounds 5 to 12 are kept apart by writer (each id starts with it), so one writer can be left out and measured.
     for name, (directory, _writers) in BY_WRITER.items():
         blind = heldout.load(directory)
         texts += [Text(c.text, c.refuse, f"{name}:{c.id}", f"{name}-{writer_of(name, c.id)}-instructions")
@@ -380,6 +382,8 @@ def choose_pair(texts: list[Text], models: dict[int, tuple[Vectoriser, LogisticR
         ix = [i for i, t in enumerate(judged) if fold(t.family) == k]
         if ix:
             note_logit[ix] = model.decision_function(vec.matrix([note_features(judged[i].text) for i in ix]))
+    # The note's share goes to notes of two sentences or more only (``Model.blend``).
+    note_logit *= np.array([len(segments(normalised(t.text))) > 1 for t in judged])
     positive = np.array([t.positive for t in judged])
     groups = {}
     for i, t in enumerate(judged):

@@ -133,8 +133,9 @@ class Model:
     # it also has a cue that it speaks to its reader (the second person, an agent, a modal, an imperative).
     strong: float = math.inf
     # A second linear model over the whole note's features (the union of its sentences'), trained on the notes
-    # people wrote: how the note reads as a whole. ``blend`` times its logit is added to every passage's, so a
-    # passage in a note that reads as orders throughout needs less of its own. 0: passages are judged alone.
+    # people wrote: how the note reads as a whole. ``blend`` times its logit is added to every passage's in a note
+    # of two sentences or more, so a passage in a note that reads as orders throughout needs less of its own (a
+    # note of one sentence is its passage: the note model would judge the same words twice). 0: passages alone.
     note_weights: dict[str, float] = field(default_factory=dict)
     note_intercept: float = 0.0
     blend: float = 0.0
@@ -177,11 +178,12 @@ def passages(model: Model, text: str) -> list[tuple[int, float, set[str]]]:
     return scored(model, text)[0]
 
 
-def scored(model: Model, text: str) -> tuple[list[tuple[int, float, set[str]]], float]:
-    """``passages`` and the note's share of each logit (``blend`` times the note model's logit; 0 without one)."""
+def scored(model: Model, text: str, note: bool = True) -> tuple[list[tuple[int, float, set[str]]], float]:
+    """``passages`` and the note's share of each logit (``blend`` times the note model's logit, for a text of two
+    sentences or more; 0 without a note model, and with ``note=False``, for a text that is not a note)."""
     spans = segments(text)
     feats = [features(text[a:b]) for a, b in spans]
-    shift = model.blend * model.note_score(set().union(*feats)) if model.blend and feats else 0.0
+    shift = model.blend * model.note_score(set().union(*feats)) if note and model.blend and len(feats) > 1 else 0.0
     get = model.weights.get
     # Each sentence's weight sum once; a pair's is the two sums less what they share.
     sums = [sum(map(get, fs, repeat(0.0))) for fs in feats]

@@ -161,12 +161,13 @@ class _Doc:
         return index + 1, (offset - self.starts[index]) / max(1, len(self.lines[index]))
 
 
-def _judged(text: str, model: instruction_model.Model) -> Iterable[tuple[str, int, str]]:
-    """(kind, offset, why) for every signal and every passage the classifier refuses, in a normalised text."""
+def _judged(text: str, model: instruction_model.Model, note: bool = True) -> Iterable[tuple[str, int, str]]:
+    """(kind, offset, why) for every signal and every passage the classifier refuses, in a normalised text
+    (``note=False``: a text that is not a note, such as a list of file names, gets no share of the note model)."""
     for signal in instruction_signals.sentence_signals(text):
         if not _reported(text, signal.start):
             yield signal.kind, signal.start, ""
-    for start, score, feats in instruction_model.passages(model, text):
+    for start, score, feats in instruction_model.scored(model, text, note)[0]:
         # A quoted or reported attempt is judged as the signals are: described, not given.
         ok = score >= model.strong or score >= model.threshold and _speaks_to_reader(text, start)
         if ok and not _reported(text, start):
@@ -437,7 +438,7 @@ def _scan(text: str, depth: int, model: instruction_model.Model) -> list[Instruc
         if names:
             block = "\n".join(words for _at, words in names)
             name_starts = list(itertools.accumulate((len(words) + 1 for _at, words in names[:-1]), initial=0))
-            for _kind, offset, _why in _judged(block, model):
+            for _kind, offset, _why in _judged(block, model, note=False):
                 number, near = doc.locate(names[bisect.bisect_right(name_starts, offset) - 1][0])
                 add(FILE_NAME, number, doc.original[number - 1], near)
 
