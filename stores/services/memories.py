@@ -12,7 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
@@ -27,6 +27,7 @@ from stores.operations import VERSION_OPERATION, Operation, VersionOperation
 from stores.paths import segments_of
 from stores.restore_window import is_restorable
 
+from .change_notices import NOTICE_COLUMN, noticed_in_statement
 from .content import first_line_of, sha256_hex
 from .refusals import recording_refusals
 from .search import search_index_memory
@@ -49,7 +50,8 @@ def lock_store(store: Store) -> Store:
 
 def lock_store_taking_seq(store: Store) -> tuple[Store, ReadWithLock]:
     """The store's row, locked as ``lock_store`` locks it, with its change number already advanced,
-    and what the checks would read beside it: one round trip instead of three (four in a project store).
+    and what the checks would read beside it: one round trip instead of three (four in a project store);
+    on PostgreSQL it also sends the notice of the new number (``change_notices.NOTICE_COLUMN``).
 
     For a change that writes a version whenever it is not refused (a create): a refusal rolls the
     number back with everything else. The ``UPDATE`` takes the same ``FOR NO KEY UPDATE`` lock and,
@@ -58,15 +60,22 @@ def lock_store_taking_seq(store: Store) -> tuple[Store, ReadWithLock]:
     """
     table = Store._meta.db_table
     registry_version, own_client = what_client_detail.LOCK_READS
+    # On PostgreSQL the same statement sends the notice of the new number to waiting readers (held back
+    # until the commit, dropped with the number on a rollback), which the version's hook would send.
+    postgresql = connection.vendor == "postgresql"
+    notice = f", {NOTICE_COLUMN} AS lock_notice" if postgresql else ""
     rows = Store.objects.raw(
         f"UPDATE {table} SET change_seq = change_seq + 1 WHERE id = %s "
-        f"RETURNING *, {registry_version} AS lock_registry_version, {own_client} AS lock_own_client",
+        f"RETURNING *, {registry_version} AS lock_registry_version, {own_client} AS lock_own_client{notice}",
         [store.pk],
     )
     locked = next(iter(rows), None)
     if locked is None:
         raise Store.DoesNotExist(f"No store with pk {store.pk}.")
     read = ReadWithLock(locked.__dict__.pop("lock_registry_version"), locked.__dict__.pop("lock_own_client"))
+    if postgresql:
+        locked.__dict__.pop("lock_notice")
+        noticed_in_statement(locked)
     return locked, read
 
 
