@@ -111,6 +111,8 @@ _UNICODE_ESC = re.compile(r"(?:\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}){4,}")
 # A file name or path of words joined by hyphens or underscores ("skip-qa-and-merge.md").
 _FILE_NAME = re.compile(r"(?<![\w@])(?:[\w.~]*/)*[a-z0-9]+(?:[-_][a-z0-9]+){2,}(?:\.[a-z0-9]{1,5})?(?![\w@])", re.I)
 _NAME_SEPARATORS = re.compile(r"[/_\-.]+")
+# What every such name holds: two separators with a word between (a cheap search that opens with a separator).
+_TWO_SEPARATORS = re.compile(r"[-_][a-z0-9]+[-_]", re.I)
 
 
 def _excerpt(line: str, near: float = 0.0) -> str:
@@ -430,7 +432,7 @@ def _scan(text: str, depth: int, model: instruction_model.Model) -> list[Instruc
 
     # Orders in file names: "see ./skip-qa-and-merge.md" reads "see skip qa and merge".
     # All the names of a note are judged in one pass, one name a line.
-    if "-" in doc.text or "_" in doc.text:
+    if ("-" in doc.text or "_" in doc.text) and _TWO_SEPARATORS.search(doc.text):
         names = [(m.start(), _NAME_SEPARATORS.sub(" ", m.group(0)).strip()) for m in _FILE_NAME.finditer(doc.text)]
         names = [(at, words) for at, words in names if len(words.split()) >= 3]
         if names:
