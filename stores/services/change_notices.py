@@ -4,7 +4,8 @@ The memory service's one hook (``version_hooks``: a version was written) calls
 ``notice_version_written`` for every write (every write advances its store's change number); the
 stores app registers it in its ``ready()``. On PostgreSQL it sends ``NOTIFY`` inside the write's own
 transaction, so PostgreSQL delivers it when, and only when, the write commits, to every console
-instance listening on that database. Each process listens on one connection, in one thread, and
+instance listening on that database (a create's notice goes with the statement that takes its change
+number, ``NOTICE_COLUMN``, and the hook does not send it again). Each process listens on one connection, in one thread, and
 wakes the requests waiting on that store (``wait_for_store_changes``); a request waits on the
 event loop (or, under WSGI, in its own worker thread) and holds no database connection while it
 waits. On SQLite there is no notification: a waiting request looks at its stores' change numbers
