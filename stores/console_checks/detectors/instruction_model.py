@@ -74,7 +74,7 @@ def _quotations(text: str) -> list[tuple[int, int]]:
 # space between two words, so a passage's are the union of its words'), kept for the words seen lately:
 # a note's words are mostly words of the notes before it. Bounded; emptied when full.
 _WORD_FEATURES: dict[str, tuple[str, ...]] = {}
-_WORD_FEATURES_MAX = 100_000
+_WORD_FEATURES_MAX = 20_000  # a few megabytes at most; a note rarely holds more than a thousand distinct words
 
 
 def _word_features(word: str) -> tuple[str, ...]:
