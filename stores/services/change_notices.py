@@ -4,7 +4,8 @@ The memory service's one hook (``version_hooks``: a version was written) calls
 ``notice_version_written`` for every write (every write advances its store's change number); the
 stores app registers it in its ``ready()``. On PostgreSQL it sends ``NOTIFY`` inside the write's own
 transaction, so PostgreSQL delivers it when, and only when, the write commits, to every console
-instance listening on that database. Each process listens on one connection, in one thread, and
+instance listening on that database (a create's notice goes with the statement that takes its change
+number, ``NOTICE_COLUMN``, and the hook does not send it again). Each process listens on one connection, in one thread, and
 wakes the requests waiting on that store (``wait_for_store_changes``); a request waits on the
 event loop (or, under WSGI, in its own worker thread) and holds no database connection while it
 waits. On SQLite there is no notification: a waiting request looks at its stores' change numbers
@@ -48,6 +49,18 @@ def notice_version_written(event: VersionWritten) -> None:
     notice_store_change(event.store)
 
 
+# The same notice as a column of the statement that advances a store's change number (a create's lock,
+# ``memories.lock_store_taking_seq``): sent with that number, from the row as the statement leaves it, so
+# the write needs no round trip of its own for it. PostgreSQL only.
+NOTICE_COLUMN = f"pg_notify('{CHANNEL}', public_id || ' ' || change_seq)"
+
+
+def noticed_in_statement(store: Store) -> None:
+    """Say that the statement which advanced ``store`` to its change number sent the notice of it
+    (``NOTICE_COLUMN``), so ``notice_store_change`` does not send it again."""
+    store._noticed_change_seq = store.change_seq
+
+
 def notice_store_change(store: Store) -> None:
     """Tell waiting readers that ``store`` reached ``store.change_seq``, once the write commits.
 
@@ -56,6 +69,8 @@ def notice_store_change(store: Store) -> None:
     """
     if not _on_postgresql():
         return  # waiters poll the change numbers on other databases
+    if getattr(store, "_noticed_change_seq", None) == store.change_seq:
+        return  # sent already, by the statement that took this number (and rolled back with it, if it was)
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{store.public_id} {store.change_seq}"])
 

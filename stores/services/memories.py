@@ -12,8 +12,8 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
-from django.db.models import Count, Q
+from django.db import connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from stores.console_checks import what_client_detail
@@ -27,6 +27,7 @@ from stores.operations import VERSION_OPERATION, Operation, VersionOperation
 from stores.paths import segments_of
 from stores.restore_window import is_restorable
 
+from .change_notices import NOTICE_COLUMN, noticed_in_statement
 from .content import first_line_of, sha256_hex
 from .refusals import recording_refusals
 from .search import search_index_memory
@@ -49,7 +50,8 @@ def lock_store(store: Store) -> Store:
 
 def lock_store_taking_seq(store: Store) -> tuple[Store, ReadWithLock]:
     """The store's row, locked as ``lock_store`` locks it, with its change number already advanced,
-    and what the checks would read beside it: one round trip instead of three (four in a project store).
+    and what the checks would read beside it: one round trip instead of three (four in a project store);
+    on PostgreSQL it also sends the notice of the new number (``change_notices.NOTICE_COLUMN``).
 
     For a change that writes a version whenever it is not refused (a create): a refusal rolls the
     number back with everything else. The ``UPDATE`` takes the same ``FOR NO KEY UPDATE`` lock and,
@@ -58,15 +60,22 @@ def lock_store_taking_seq(store: Store) -> tuple[Store, ReadWithLock]:
     """
     table = Store._meta.db_table
     registry_version, own_client = what_client_detail.LOCK_READS
+    # On PostgreSQL the same statement sends the notice of the new number to waiting readers (held back
+    # until the commit, dropped with the number on a rollback), which the version's hook would send.
+    postgresql = connection.vendor == "postgresql"
+    notice = f", {NOTICE_COLUMN} AS lock_notice" if postgresql else ""
     rows = Store.objects.raw(
         f"UPDATE {table} SET change_seq = change_seq + 1 WHERE id = %s "
-        f"RETURNING *, {registry_version} AS lock_registry_version, {own_client} AS lock_own_client",
+        f"RETURNING *, {registry_version} AS lock_registry_version, {own_client} AS lock_own_client{notice}",
         [store.pk],
     )
     locked = next(iter(rows), None)
     if locked is None:
         raise Store.DoesNotExist(f"No store with pk {store.pk}.")
     read = ReadWithLock(locked.__dict__.pop("lock_registry_version"), locked.__dict__.pop("lock_own_client"))
+    if postgresql:
+        locked.__dict__.pop("lock_notice")
+        noticed_in_statement(locked)
     return locked, read
 
 
@@ -96,6 +105,40 @@ def _conflict_q(path: str) -> Q:
     segments = segments_of(path)
     ancestors = ["/" + "/".join(segments[:i]) for i in range(1, len(segments))]
     return Q(path=path) | Q(path__in=ancestors) | Q(path__startswith=path + "/")
+
+
+def live_and_conflicts(store: Store, path: str) -> dict[str, int]:
+    """How many live memories ``store`` holds ("live") and how many are in the way of ``path`` ("conflicts").
+
+    One round trip for both the path conflict and the per-store cap. Neither count names the id, so
+    PostgreSQL can answer from the index of live paths alone, without reading each note's row. The
+    statement is the one the ORM writes for ``.aggregate(live=Count("*"), conflicts=Count("path",
+    filter=_conflict_q(path)))``, written out: composing it through the ORM costs more than running it.
+    """
+    segments = segments_of(path)
+    ancestors = ["/" + "/".join(segments[:i]) for i in range(1, len(segments))]
+    ops = connection.ops
+    column = ops.quote_name("path")
+    # The path itself, an ancestor of it (an empty list matches nothing and is left out, as the ORM does),
+    # or a descendant of it: the lookups as the ORM writes them on this database.
+    terms = [f"{column} = %s"]
+    params: list[Any] = [path]
+    if ancestors:
+        terms.append(f"{column} IN ({', '.join(['%s'] * len(ancestors))})")
+        params += ancestors
+    terms.append(f"{ops.lookup_cast('startswith', 'CharField') % column} {connection.operators['startswith'] % '%s'}")
+    params.append(f"{ops.prep_for_like_query(path + '/')}%")
+    condition = " OR ".join(terms)
+    conflicts = (f"COUNT({column}) FILTER (WHERE {condition})" if connection.features.supports_aggregate_filter_clause
+                 else f"COUNT(CASE WHEN {condition} THEN {column} ELSE NULL END)")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT COUNT(*), {conflicts} FROM {ops.quote_name(Memory._meta.db_table)} "
+            f"WHERE {ops.quote_name('deleted_at')} IS NULL AND {ops.quote_name('store_id')} = %s",
+            [*params, store.pk],
+        )
+        live, conflicting = cursor.fetchone()
+    return {"live": live, "conflicts": conflicting}
 
 
 def path_conflict(store: Store, path: str, *, exclude_pk: int | None = None) -> Memory | None:
@@ -209,11 +252,7 @@ def memory_create(
         check_change(ChangeRequest(
             writer=writer, store=locked, operation=Operation.CREATE, path=path, content=content, read_with_lock=read,
         ))
-        # One round trip for both the path conflict and the per-store cap. Neither count names the id,
-        # so PostgreSQL can answer from the index of live paths alone, without reading each note's row.
-        counts = Memory.objects.filter(store=locked, deleted_at__isnull=True).aggregate(
-            live=Count("*"), conflicts=Count("path", filter=_conflict_q(path))
-        )
+        counts = live_and_conflicts(locked, path)
         if counts["conflicts"]:
             conflict = path_conflict(locked, path)
             _raise_conflict(conflict, path, set_aside=_lost_create(conflict, path, content, writer))

@@ -638,7 +638,25 @@ def _more_imperative(sentence: str) -> bool:
     plain substring says it may be there (most sentences hold none, and these patterns are long)."""
     if _HINTS.search(sentence) and (_PLEASE.search(sentence) or _IMPERSONAL_ORDER.search(sentence)):
         return True
-    return bool((not sentence.isascii() or _LATIN_HINT.search(sentence)) and _MORE_IMPERATIVE.search(sentence))
+    return bool((not sentence.isascii() or _latin_hint(sentence)) and _MORE_IMPERATIVE.search(sentence))
+
+
+# ``_LATIN_HINT``'s words, told apart by how they match: a whole word; a word that starts so; two words with a
+# space between. Its first alternative is a word that ends in "kan" or "lah".
+_HINT_PARTS = [w for w in _LATIN_HINT.pattern.split(r"\b(?:", 1)[1].removesuffix(r")\b").split("|")]
+_HINT_WORDS = frozenset(w for w in _HINT_PARTS if w.isalpha())
+_HINT_STEMS = tuple(w.removesuffix(r"\w*") for w in _HINT_PARTS if w.endswith(r"\w*"))
+_HINT_PHRASES = re.compile(r"\b(?:" + "|".join(w for w in _HINT_PARTS if " " in w) + r")\b")
+assert len(_HINT_WORDS) + len(_HINT_STEMS) + _HINT_PHRASES.pattern.count("|") + 1 == len(set(_HINT_PARTS))
+_WORD_RUN = re.compile(r"\w+")
+
+
+def _latin_hint(sentence: str) -> bool:
+    """Whether ``_LATIN_HINT`` finds a match in ``sentence``, told by its words (a set look-up for each word
+    rather than an alternation of a hundred and fifty words tried at every word start)."""
+    words = _WORD_RUN.findall(sentence)
+    return (any(w in _HINT_WORDS or w.endswith(("kan", "lah")) or w.startswith(_HINT_STEMS) for w in words)
+            or " " in sentence and bool(_HINT_PHRASES.search(sentence)))
 
 
 def said_to_reader(sentence: str) -> bool:
@@ -1093,6 +1111,13 @@ _IMPERSONAL = re.compile(
 )
 
 
+# A plain substring each match of a pattern below holds, tested first (most sentences hold none of them).
+_SELF_SUFFIX_HINTS = ("-toi", "asigna", "anade", "agrega", "otorga", "atribuye")
+_TO_NOBODY_HINTS = ("nobody", "no one", "noone", "niemandem", "a nadie", "a personne", "a nessuno", "a ninguem")
+_ONLY_GOOD_HINTS = ("only", "solo", "nur", "seulement", "成功")
+_THIS_WINS_HINTS = ("disagree", "conflict", "contradi", "contredi", "widerspr", "与本笔记", "このメモと矛盾")
+
+
 def _negated_at(sentence: str, m: re.Match[str] | None) -> bool:
     return m is None or _clause_negated(sentence, m.start())
 
@@ -1119,7 +1144,7 @@ def _other_acts(sentence: str, previous: str, agent: bool, imperative: bool, kin
         if (secret and store and not _negated_at(sentence, store)
                 and (outside or _find(SHARED, sentence) or _MD_PATH.search(sentence))):
             yield kinds["exfil"], store.start()
-    if (_find(OWN, sentence) or _SELF_SUFFIX.search(sentence)) and (
+    if (_find(OWN, sentence) or any(h in sentence for h in _SELF_SUFFIX_HINTS) and _SELF_SUFFIX.search(sentence)) and (
             grant := next((g for g in _each(GRANT, sentence) if not _clause_negated(sentence, g.start())), None)):
         # Access granted to oneself; a ticket assigned to oneself because the console said it was not.
         if _find(PRIVILEGE, sentence) or re.search(r"consol|konsol|控制台|コンソール", sentence + previous):
@@ -1134,7 +1159,8 @@ def _other_acts(sentence: str, previous: str, agent: bool, imperative: bool, kin
     if imperative and (approve := _find(SELF_APPROVE, sentence)) and (_find(ALT_ACCOUNT, sentence) or _YOURSELF.search(sentence)) \
             and not _negated_at(sentence, approve):
         yield kinds["permission"], approve.start()
-    if (nobody := _TO_NOBODY.search(sentence)) and not _negated_at(sentence, nobody):
+    if any(h in sentence for h in _TO_NOBODY_HINTS) and (nobody := _TO_NOBODY.search(sentence)) \
+            and not _negated_at(sentence, nobody):
         yield kinds["skip"], nobody.start()
     # Failures kept out of sight: "filter out failed loads before the numbers are shown".
     if (hide := _find(FILTER, sentence)) and _find(FAILED, sentence, hide.end()) and _SHOWN.search(sentence, hide.end()) \
@@ -1192,11 +1218,12 @@ def _other_acts(sentence: str, previous: str, agent: bool, imperative: bool, kin
         if that and _clause_negated(sentence, tell.start()) and (said or _find(SHARED, sentence) or _find(PEOPLE, sentence)):
             yield kinds["secrecy"], tell.start()
             break
-    if imperative and (only := ONLY_GOOD.search(sentence)):
+    if imperative and any(h in sentence for h in _ONLY_GOOD_HINTS) and (only := ONLY_GOOD.search(sentence)):
         yield kinds["secrecy"], only.start()
     if _find(ALONE, sentence) and (decide := _find(DECISION, sentence)) and not _negated_at(sentence, decide):
         yield kinds["authority"], decide.start()
-    if (wins := _THIS_WINS.search(sentence)) and (edit := _find(OVERWRITE, sentence)) and not _negated_at(sentence, edit):
+    if any(h in sentence for h in _THIS_WINS_HINTS) and (wins := _THIS_WINS.search(sentence)) \
+            and (edit := _find(OVERWRITE, sentence)) and not _negated_at(sentence, edit):
         yield kinds["authority"], min(wins.start(), edit.start())
     if (recreate := _find(RECREATE, sentence)) and (delete := _find(DELETE, sentence, 0, recreate.start())) \
             and _subject_before(sentence, delete.start()):
@@ -1286,6 +1313,7 @@ def concepts(text: str, kinds: dict[str, str]) -> list[Concept]:
     gated = [g or bool(_find(WEAK_GATE, s)) for g, (_, s) in zip(strong, sentences, strict=True)]
     agents = [_has_agent(s) for _, s in sentences]
     told: dict[int, bool] = {}  # whether sentence i is in the imperative, told only when asked
+    maybe_act = [w for w in _MAYBE_ACT if w in text]  # a substring no sentence holds if the text does not
 
     def imp(j: int) -> bool:
         if j not in told:
@@ -1297,7 +1325,7 @@ def concepts(text: str, kinds: dict[str, str]) -> list[Concept]:
         gate_here = (gated[i] or bool(_find(TREAT_AS, sentence)) or bool(_find(_DEEMED_VERB, sentence) and _DEEMED.search(sentence)) or any(gated[max(0, i - 2) : i]) and bool(_PRONOUN.search(sentence))
                      or bool(_find(GATE_VERB, sentence)) and bool(_find(NEGATION, sentence)))
         acts = bool(sentence.has & _ACT_IDS) or any(pair <= sentence.has for pair in _ACT_PAIRS) or any(
-            w in sentence for w in _MAYBE_ACT) or bool(
+            w in sentence for w in maybe_act) or bool(
             i and _PRONOUN.search(sentence) and (id(SECRET) in sentences[i - 1][1].has or "_" in sentences[i - 1][1]))
         # Configuration that switches oversight off names a check ("require_review: false", "skip_qa").
         configured = (":" in sentence or "=" in sentence or '"' in sentence) and (gated[i] or "_" in sentence or "-" in sentence)

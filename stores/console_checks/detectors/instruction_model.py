@@ -55,6 +55,9 @@ def segments(text: str) -> list[tuple[int, int]]:
 
 
 _GRAMS = re.compile(r"(?=([^ ]{4}))")
+# ``_TOKEN``'s word and punctuation tokens in ASCII text (where its CJK runs cannot occur).
+_ASCII_WORD = re.compile(r"[a-z0-9]+")
+_PUNCT = re.compile(r"[<>\[\]{}|#:=/\\*-]{1,4}")
 # A quotation of three words or more (or six CJK characters): text that is mentioned, not used. Its words
 # are features of their own ("q", "r", "j"), so an order quoted inside a report of it ("the ticket said
 # 'ignore the rules'; we did not follow it") weighs as the model learnt quoted text to weigh.
@@ -68,6 +71,21 @@ def _quotations(text: str) -> list[tuple[int, int]]:
             if m.group()[0] != '"' or len(m.group().split()) >= 3 or _CJK_CHAR.search(m.group())]
 
 
+# A word's own features, its "w " feature and its padded character 4-grams ("c "; a 4-gram never spans the
+# space between two words, so a passage's are the union of its words'), kept for the words seen lately:
+# a note's words are mostly words of the notes before it. Bounded; emptied when full.
+_WORD_FEATURES: dict[str, tuple[str, ...]] = {}
+_WORD_FEATURES_MAX = 20_000  # a few megabytes at most; a note rarely holds more than a thousand distinct words
+
+
+def _word_features(word: str) -> tuple[str, ...]:
+    feats = ("w " + word, *map("c ".__add__, _GRAMS.findall("<" + word + ">"))) if len(word) > 3 else ("w " + word,)
+    if len(_WORD_FEATURES) >= _WORD_FEATURES_MAX:
+        _WORD_FEATURES.clear()
+    _WORD_FEATURES[word] = feats
+    return feats
+
+
 def features(text: str) -> set[str]:
     """The n-gram features of one normalised passage.
 
@@ -76,8 +94,18 @@ def features(text: str) -> set[str]:
     inside a quotation get features of their own kind (see ``_QUOTE``), and the passage one more.
     (Built with ``map`` and one regex pass rather than a loop per character: this runs on every write.)
     """
-    out: set[str] = set()
     quotes = _quotations(text) if "\"" in text or "\u300c" in text or "\u300e" in text else []
+    if not quotes and text.isascii():
+        # No quotation and no CJK run: the words are one run of word pairs, and the punctuation is found
+        # apart (the token classes share no character, so each search finds the tokens the loop below does).
+        words = _ASCII_WORD.findall(text)
+        out = set(map("b ".__add__, map(" ".join, zip(words, words[1:], strict=False))))
+        out.update(map("p ".__add__, _PUNCT.findall(text)))
+        known = _WORD_FEATURES.get
+        for word in words:
+            out.update(known(word) or _word_features(word))
+        return out
+    out: set[str] = set()
     if quotes:
         out.add("x quote")
         parts = []
@@ -118,7 +146,7 @@ MIN_WORDS = 4  # a passage with fewer words is too short to judge by its words a
 
 
 def _words(feats: set[str]) -> int:
-    kinds = list(map(itemgetter(0), feats))  # each feature's kind letter, counted in C rather than in a loop
+    kinds = "".join(map(itemgetter(0), feats))  # each feature's kind letter, counted in C rather than in a loop
     return kinds.count("w") + kinds.count("q") + (kinds.count("k") + kinds.count("j")) // 2
 
 

@@ -22,6 +22,7 @@ adds its signals under the same kinds, so a refusal names the passage and what i
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -753,10 +754,35 @@ _ADDRESS_HEAD = re.compile(
 )
 
 
+# Where a match of ``_ADDRESS_HEAD``'s first alternative may start: a line's start, or after one of these.
+_ADDRESS_ANCHOR = re.compile(r"[.!?;=&\n]")
+
+
+def _address_heads(text: str, a: int, b: int) -> Iterator[re.Match[str]]:
+    """``_ADDRESS_HEAD.finditer(text, a, b)``, trying only the offsets where a match may start in ASCII text.
+
+    Its first alternative starts behind a look-behind (a line's start, or after . ! ? ; = &), and each of
+    the others holds a CJK character: in ASCII text the offsets the look-behind allows are the only ones a
+    match starts at, and they are tried in order from where the last match ended, as ``finditer`` does.
+    """
+    if not text[a:b].isascii():
+        yield from _ADDRESS_HEAD.finditer(text, a, b)
+        return
+    pos = a
+    heads = (m.end() for m in _ADDRESS_ANCHOR.finditer(text, a, b))
+    for at in itertools.chain((a,) if a == 0 or text[a - 1] in ".!?;=&\n" else (), heads):
+        if at < pos:
+            continue
+        m = _ADDRESS_HEAD.match(text, at, b)
+        if m:
+            yield m
+            pos = m.end()
+
+
 def _address(text: str) -> Iterator[int]:
     """Offsets of passages that address the reading agent and then give it an order."""
     spans = sorted({span for spans in _paragraphs_with(text, _ADDRESS_TRIGGERS).values() for span in spans})
-    for m in (m for a, b in spans for m in _ADDRESS_HEAD.finditer(text, a, b)):
+    for m in (m for a, b in spans for m in _address_heads(text, a, b)):
         # What follows the address, to the end of its sentence: an order there is addressed to the reader.
         end = _CLAUSE_END.search(text, m.end())
         rest = text[m.end() : min(end.end() if end else len(text), m.end() + 160)]
@@ -931,6 +957,9 @@ _OVERRIDE_BANNER = re.compile(
     r"standing decision|policy)\s+"
     r"(?:override|overrides|update|instruction|message|notice|directive)\b\s*(?:[:!\-]|$|--)"
 )
+# The words one of which every match of ``_OVERRIDE_BANNER`` and of ``_BLOCK_BANNER`` ends with.
+_BANNER_WORDS = ("overrid", "update", "instruction", "message", "notice", "directive")
+_BLOCK_WORDS = ("instruction", "prompt", "orders", "directive", "message")
 # "System: ...", "- [ ] developer: ...", "| admin | ... |": a role label, then what it says.
 _LABEL = re.compile(
     r"^\W*(?:\[[ x]\]\s*)?(system|sys|developer|admin|administrator|operator|root|assistant|ai|agent|"
@@ -951,9 +980,13 @@ def fence_marker(line: str) -> bool:
 
 def line_markers(line: str) -> bool:
     """Whether a normalised line is a role or system marker, or a role label that gives orders."""
-    if _CHAT_TOKEN.search(line) or _ROLE_TAG.search(line) or _ROLE_HEADING.match(line) or _ROLE_KEY.search(line):
+    # Each search runs only on a line holding what every match of it holds (a chat token a bracket, a tag
+    # "<", a role key "role" or "_", a banner its last word): most lines hold none, and are not searched.
+    if ("<" in line or "[" in line or "{" in line) and _CHAT_TOKEN.search(line) or "<" in line and _ROLE_TAG.search(line) \
+            or _ROLE_HEADING.match(line) or ("role" in line or "_" in line) and _ROLE_KEY.search(line):
         return True
-    if _OVERRIDE_BANNER.search(line) or _OVERRIDE_LABEL.match(line) or _BLOCK_BANNER.search(line):
+    if any(w in line for w in _BANNER_WORDS) and _OVERRIDE_BANNER.search(line) or _OVERRIDE_LABEL.match(line) \
+            or any(w in line for w in _BLOCK_WORDS) and _BLOCK_BANNER.search(line):
         return True
     m = _LABEL.match(line)
     if not m:

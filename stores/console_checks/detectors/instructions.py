@@ -107,11 +107,16 @@ _HIDDEN_HTML = re.compile(
 )
 _B64 = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{16,}={0,2}(?![A-Za-z0-9+/=_\-])")
 _HEX = re.compile(r"(?<![0-9A-Fa-f])(?:(?:\\x|0x)?[0-9A-Fa-f]{2}[ :,\-]?){10,}(?![0-9A-Fa-f])")
+# What every match of ``_HEX`` is: a run of 20 characters or more, each a hex digit, a separator or part of
+# "\\x" or "0x" (a cheap search that opens with a set of characters, so most of a text is skipped at once).
+_HEX_RUN = re.compile(r"[0-9A-Fa-f :,\-x\\]{20}")
 _URLENC = re.compile(r"(?:[^\s%]{0,16}%[0-9A-Fa-f]{2}){2,}[^\s%]*")
 _UNICODE_ESC = re.compile(r"(?:\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}){4,}")
 # A file name or path of words joined by hyphens or underscores ("skip-qa-and-merge.md").
 _FILE_NAME = re.compile(r"(?<![\w@])(?:[\w.~]*/)*[a-z0-9]+(?:[-_][a-z0-9]+){2,}(?:\.[a-z0-9]{1,5})?(?![\w@])", re.I)
 _NAME_SEPARATORS = re.compile(r"[/_\-.]+")
+# What every such name holds: two separators with a word between (a cheap search that opens with a separator).
+_TWO_SEPARATORS = re.compile(r"[-_][a-z0-9]+[-_]", re.I)
 
 
 def _excerpt(line: str, near: float = 0.0) -> str:
@@ -130,12 +135,26 @@ _FENCE_LINE = re.compile(r"^\s{0,3}(?:```|~~~)")
 _BLOCK_START = re.compile(r"^\s*(?:#|[-*+>|]|\d+[.)]\s|```|~~~|<)")
 
 
+def _normalised_lines(lines: list[str]) -> list[str]:
+    """Each line normalised, as ``normalise`` does line by line.
+
+    Normalised in one pass when no step can change a line break: every step of ``normalise`` works within a
+    line (and on an ASCII line the steps for other scripts change nothing), except decoding HTML entities,
+    which may make one ("&#10;"). A text with an "&" is normalised line by line.
+    """
+    if len(lines) > 1 and not any("&" in line for line in lines):
+        whole = _normalise_line("\n".join(lines)).split("\n")
+        if len(whole) == len(lines):
+            return whole
+    return [_normalise_line(line) for line in lines]
+
+
 class _Doc:
     """A text's lines, normalised and joined, with a way back from an offset to the line."""
 
     def __init__(self, text: str) -> None:
         self.original = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-        self.lines = [_normalise_line(line) for line in self.original]
+        self.lines = _normalised_lines(self.original)
         self.text = "\n".join(self.lines)
         self.starts: list[int] = []
         pos = 0
@@ -348,7 +367,8 @@ def _may_hold_encoding(text: str) -> bool:
     break stands for a line's start or end in every look-around), so a plain note is not searched
     line by line."""
     text = _INVISIBLE_RE.sub("", text)
-    return "%" in text or "\\u" in text or "\\U" in text or bool(_B64.search(text) or _HEX.search(text))
+    return "%" in text or "\\u" in text or "\\U" in text or bool(
+        _B64.search(text) or _HEX_RUN.search(text) and _HEX.search(text))
 
 
 _NESTED_BLOB = re.compile(r"[A-Za-z0-9+/_\-]{16,}={0,2}|(?:[0-9A-Fa-f]{2}){10,}|(?:%[0-9A-Fa-f]{2}){4,}")
@@ -432,7 +452,7 @@ def _scan(text: str, depth: int, model: instruction_model.Model) -> list[Instruc
 
     # Orders in file names: "see ./skip-qa-and-merge.md" reads "see skip qa and merge".
     # All the names of a note are judged in one pass, one name a line.
-    if "-" in doc.text or "_" in doc.text:
+    if ("-" in doc.text or "_" in doc.text) and _TWO_SEPARATORS.search(doc.text):
         names = [(m.start(), _NAME_SEPARATORS.sub(" ", m.group(0)).strip()) for m in _FILE_NAME.finditer(doc.text)]
         names = [(at, words) for at, words in names if len(words.split()) >= 3]
         if names:
@@ -506,6 +526,10 @@ def _scan(text: str, depth: int, model: instruction_model.Model) -> list[Instruc
 
 
 _SPELLED_OUT = re.compile(r"(?<![\w.\-])(?:[A-Za-z][ .\-_*·•]){1,}[A-Za-z](?![\w\-])")
+# What every match of ``_SPELLED_OUT`` opens with: a letter that no word character, "." or "-" precedes, a
+# separator, and a letter followed by a separator or by no word character. Written to open with the separator,
+# so a search skips at once the characters that are none.
+_SPELLED_PAIR = re.compile(r"[ .\-_*·•](?<=[A-Za-z].)(?<![\w.\-]..)[A-Za-z](?![^\W_])")
 _HYPHENATED = re.compile(r"\b[A-Za-z]+(?:-[A-Za-z]+)+\b")
 # Words that matter to the orders this module looks for; a hyphen inside one of them hides it.
 _CUT_WORDS = frozenset(
@@ -518,9 +542,12 @@ _CUT_WORDS = frozenset(
 def _may_squeeze(text: str) -> bool:
     """Whether ``_squeezed`` may change some line of ``text``: its searches over the whole text at once
     (as in ``_may_hold_encoding``, no match spans a line break)."""
-    if _SPELLED_OUT.search(text):
+    if _SPELLED_PAIR.search(text) and _SPELLED_OUT.search(text):
         return True
-    return "-" in text and any(m.group(0).replace("-", "").lower() in _CUT_WORDS for m in _HYPHENATED.finditer(text))
+    # A hyphen-cut word holds no space: it is looked for in the words that hold a hyphen, each alone (its
+    # word boundaries are the same there, and no match spans two words).
+    return "-" in text and any(m.group(0).replace("-", "").lower() in _CUT_WORDS
+                               for word in text.split() if "-" in word for m in _HYPHENATED.finditer(word))
 
 
 def _squeezed(line: str) -> str | None:

@@ -392,7 +392,8 @@ def _detect_secrets_raw(note: _Note) -> list[tuple[int, Any]]:
         keyword_lines = note.lines_matching(_CANDIDATE_KEYWORD, lower=True)
         candidates = note.lines_matching(_CANDIDATE_CASED) | note.lines_matching(_CANDIDATE_SLACK, lower=True)
         if keyword_lines:
-            candidates |= keyword_lines & note.lines_matching(_CANDIDATE_QUOTE_OR_RUN)
+            # Only the keyword lines are searched (no match spans a line break, so a line holds one or not alike).
+            candidates |= {n for n in keyword_lines if _CANDIDATE_QUOTE_OR_RUN.search(note.lines[n - 1])}
     out: list[tuple[int, Any]] = []
     for number in sorted(candidates):
         out.extend((number, s) for s in engine.scan_line(note.lines, number, only_triggered=True))
@@ -625,7 +626,8 @@ def _assignments(note: _Note, in_code: Callable[[int], bool]) -> Iterable[_Span]
         context: tuple[str, str] | None = None  # the line and the lines above it, lower-cased, once
         context_kinds: dict[tuple[bool, bool], str | None] = {}  # a long line is searched once per kind
         config_line: bool | None = None
-        for m in _ASSIGN.finditer(line):
+        # Every assignment holds its operator (":", "=", ":=", "=>"): a line with neither is not searched.
+        for m in _ASSIGN.finditer(line) if ":" in line or "=" in line else ():
             value = m.group("value").rstrip(".)")
             word = m.group("word").lower()
             if _NAMES_ITSELF.fullmatch(value.lower()) or value.lower() == m.group("key").lower():
