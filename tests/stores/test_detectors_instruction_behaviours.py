@@ -55,9 +55,11 @@ ACCEPTED = {
 
 
 # Orders the whole check misses with the committed weights, as strict xfails: the day a signal or a retrained
-# model refuses them, this list must shrink. (Empty since the model trained on blind rounds 5 to 7 refuses the
-# two it held: an order to answer that there is nothing to record, and one to delete a failing test.)
-KNOWN_MISSES: dict[str, str] = {}
+# model refuses them, this list must shrink.
+KNOWN_MISSES: dict[str, str] = {
+    "en-no-lesson": "the model trained with rounds 5 to 12 scores it 3.1, under the 3.5 it now needs (the models "
+                    "trained on fewer rounds scored it 3.6 to 3.9 against 3.2 to 3.3); no signal names lesson prompts",
+}
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN_MISSES[n], strict=True))

@@ -323,10 +323,7 @@ def test_leave_and_labels_are_refused_by_the_signals(name):
 
 # Lessons here the whole check refuses with the committed weights, as strict xfails (a retrained model that passes
 # one must take it off this list).
-KNOWN_FALSE_REFUSALS: dict[str, str] = {
-    "may-push-feature-branches": "'agents may' weighs as leave given to agents; with the note model's share the "
-                                 "first clause scores 4.7, over the 3.2 a passage with a cue needs",
-}
+KNOWN_FALSE_REFUSALS: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN_FALSE_REFUSALS[n], strict=True))
