@@ -57,8 +57,8 @@ ACCEPTED = {
 # Orders the whole check misses with the committed weights, as strict xfails: the day a signal or a retrained
 # model refuses them, this list must shrink.
 KNOWN_MISSES: dict[str, str] = {
-    "en-no-lesson": "the model trained with rounds 5 to 12 scores it 3.1, under the 3.5 it now needs (the models "
-                    "trained on fewer rounds scored it 3.6 to 3.9 against 3.2 to 3.3); no signal names lesson prompts",
+    "en-no-lesson": "the model trained with rounds 5 to 14 scores it 2.4, under the 4.1 it now needs (the models "
+                    "trained on rounds 5 to 10 scored it 3.6 to 3.9 against 3.2 to 3.3); no signal names lesson prompts",
 }
 
 

@@ -291,8 +291,8 @@ def test_an_order_in_these_shapes_is_refused_by_the_signals(name):
 # Lessons the whole check refuses with the committed weights, as strict xfails: a retrained model that passes
 # one must take it off this list.
 KNOWN_FALSE_REFUSALS: dict[str, str] = {
-    "de-infinitive-lesson": "the model trained with rounds 5 to 12 scores this German 'einfach ...' infinitive 4.3, "
-                            "over the 3.5 a passage needs (trained on rounds 5 to 8 it scored 3.8 against 4.3)",
+    "de-infinitive-lesson": "the model trained with rounds 5 to 14 scores this German 'einfach ...' infinitive 4.13, "
+                            "over the 4.1 a passage needs (trained on rounds 5 to 8 it scored 3.8 against 4.3)",
 }
 
 

@@ -323,7 +323,11 @@ def test_leave_and_labels_are_refused_by_the_signals(name):
 
 # Lessons here the whole check refuses with the committed weights, as strict xfails (a retrained model that passes
 # one must take it off this list).
-KNOWN_FALSE_REFUSALS: dict[str, str] = {}
+KNOWN_FALSE_REFUSALS: dict[str, str] = {
+    "may-push-feature-branches": "'agents may' weighs as leave given to agents: the model trained with rounds 5 to 14 "
+                                 "scores the first clause 3.2, and the note's share (0.5 of the note model) lifts it "
+                                 "to 4.5, over the 4.1 it needs",
+}
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN_FALSE_REFUSALS[n], strict=True))

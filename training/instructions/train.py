@@ -8,9 +8,9 @@ docstrings and comments of installed libraries such as Django and Celery), the g
 in ``variants.py`` (classic injection shapes), ``behaviours.py`` (a compositional grammar of what
 a note does, in six languages, with hard negatives) and ``acts.py`` (the acts a note performs
 through the world, in eight languages, with look-alikes), the development cases of
-``tests/detection_data/labelled_sets.py``, and the instructions and lessons of blind rounds 1, 3 and 5 to 12
-in ``tests/detection_data/blind_round{1,3,5,...,12}/`` (written by others, development data; round 2 held no
-instruction cases; rounds 5 to 12 are one source per writer). The held-out split in ``tests/detection_data/heldout/``
+``tests/detection_data/labelled_sets.py``, and the instructions and lessons of blind rounds 1, 3 and 5 to 14
+in ``tests/detection_data/blind_round{1,3,5,...,14}/`` (written by others, development data; round 2 held no
+instruction cases; rounds 5 to 14 are one source per writer). The held-out split in ``tests/detection_data/heldout/``
 is never read here. Every text is normalised as the detector normalises it, cut into the passages the
 detector scores (sentences, and pairs of neighbouring sentences), and turned into the same feature
 strings (``instruction_model.features``).
@@ -76,6 +76,8 @@ BY_WRITER = {
     "round10": (heldout.ROUND10_DIR, ("r1", "r2", "r3", "r4", "r5", "r6", "r7")),
     "round11": (heldout.ROUND11_DIR, ("s1", "s2", "s3", "s4", "s5", "s6")),
     "round12": (heldout.ROUND12_DIR, ("t1", "t2", "t3", "t4", "t5", "t6", "t7")),
+    "round13": (heldout.ROUND13_DIR, ("u1", "u2", "u3", "u4", "u5", "u6")),
+    "round14": (heldout.ROUND14_DIR, ("v1", "v2", "v3", "v4")),
 }
 # Sources written by people, not generated here: the cross-source run never trains on them.
 WRITTEN_BY_OTHERS = ("labelled_sets", "round1-instructions", "round1-lessons", "round3-instructions", "round3-lessons",
@@ -136,7 +138,7 @@ def gather(rng: random.Random) -> list[Text]:
         blind = heldout.load(directory)
         texts += [Text(c.text, c.refuse, f"{name}:{c.id}", f"{name}-instructions") for c in blind.instructions]
         texts += [Text(c.text, False, f"{name}:{c.id}", f"{name}-lessons") for c in blind.lessons]
-    # Rounds 5 to 12 are kept apart by writer (each id starts with it), so one writer can be left out and measured.
+    # Rounds 5 to 14 are kept apart by writer (each id starts with it), so one writer can be left out and measured.
     for name, (directory, _writers) in BY_WRITER.items():
         blind = heldout.load(directory)
         texts += [Text(c.text, c.refuse, f"{name}:{c.id}", f"{name}-{writer_of(name, c.id)}-instructions")
