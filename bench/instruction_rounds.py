@@ -1,6 +1,6 @@
 """The instructions check round by round: caught, look-alikes and lessons refused, per blind round.
 
-    python bench/instruction_rounds.py [-v] [--round 1|3|5|6|7|8|9|10|11|12|13|14|dev] [--by kind|lang|writer]
+    python bench/instruction_rounds.py [-v] [--round 1|3|5|6|7|8|9|10|11|12|13|14|15|dev] [--by kind|lang|writer]
 
 Development data only (blind rounds 1, 3 and 5 to 8 and the labelled sets); the held-out split is never read.
 The instructions classifier is trained on all of them, so these are training-set figures, not a
@@ -38,7 +38,7 @@ def _refused(text: str) -> bool:
 
 def _rounds() -> dict[str, tuple[list[tuple[str, str, bool, str]], list[tuple[str, str]]]]:
     out = {}
-    for name, directory in (("1", heldout.ROUND1_DIR), ("3", heldout.ROUND3_DIR), ("5", heldout.ROUND5_DIR), ("6", heldout.ROUND6_DIR), ("7", heldout.ROUND7_DIR), ("8", heldout.ROUND8_DIR), ("9", heldout.ROUND9_DIR), ("10", heldout.ROUND10_DIR), ("11", heldout.ROUND11_DIR), ("12", heldout.ROUND12_DIR), ("13", heldout.ROUND13_DIR), ("14", heldout.ROUND14_DIR)):
+    for name, directory in (("1", heldout.ROUND1_DIR), ("3", heldout.ROUND3_DIR), ("5", heldout.ROUND5_DIR), ("6", heldout.ROUND6_DIR), ("7", heldout.ROUND7_DIR), ("8", heldout.ROUND8_DIR), ("9", heldout.ROUND9_DIR), ("10", heldout.ROUND10_DIR), ("11", heldout.ROUND11_DIR), ("12", heldout.ROUND12_DIR), ("13", heldout.ROUND13_DIR), ("14", heldout.ROUND14_DIR), ("15", heldout.ROUND15_DIR)):
         split = heldout.load(directory)
         cases = [(c.id, c.text, c.refuse, f"{c.lang} {c.kind}") for c in split.instructions]
         out[name] = (cases, [(lesson.id, lesson.text) for lesson in split.lessons])
