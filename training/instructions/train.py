@@ -372,7 +372,6 @@ def choose_pair(texts: list[Text], models: dict[int, tuple[Vectoriser, LogisticR
     signals = np.zeros(len(judged), dtype=bool)
     any_best = np.full(len(judged), -1e9)
     cue_best = np.full(len(judged), -1e9)
-    note_vecs = {k: (n.vec, n.model) for k, n in notes.items()}
     note_logit = np.zeros(len(judged))
     for i, t in enumerate(judged):
         signals[i] = bool(instructions.scan(t.text, off))
@@ -380,10 +379,10 @@ def choose_pair(texts: list[Text], models: dict[int, tuple[Vectoriser, LogisticR
             any_best[i] = max(any_best[i], score)
             if cue:
                 cue_best[i] = max(cue_best[i], score)
-    for k, (vec, model) in note_vecs.items():
+    for k, note in notes.items():
         ix = [i for i, t in enumerate(judged) if fold(t.family) == k]
         if ix:
-            note_logit[ix] = model.decision_function(vec.matrix([note_features(judged[i].text) for i in ix]))
+            note_logit[ix] = note.model.decision_function(note.vec.matrix([note_features(judged[i].text) for i in ix]))
     # The note's share goes to notes of two sentences or more only (``Model.blend``).
     note_logit *= np.array([len(segments(normalised(t.text))) > 1 for t in judged])
     positive = np.array([t.positive for t in judged])
